@@ -1,0 +1,40 @@
+import { ADMIN_COMMANDS, runAdminCommand } from './admin.ts'
+import { UsageError } from './args.ts'
+import { serve } from './serve.ts'
+
+const HELP = `Usage: till <command> [options]
+
+Commands:
+  serve             Start the payments service (till serve --sandbox to try it)
+  migrate           Apply database migrations
+  partner create    Create a partner and its first API key
+  api-key create    Issue another API key for a partner
+  api-key revoke    Revoke a partner's API keys
+  merchant create   Create a merchant of a partner
+
+Run \`till <command> --help\` for a command's options.
+`
+
+/** The `till` CLI. Returns the exit status: 0 done, 1 failed, 2 wrong usage. */
+export async function main(argv: string[], env: Record<string, string | undefined> = process.env): Promise<number> {
+  const [first, second] = argv
+  try {
+    if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
+      process.stdout.write(HELP)
+      return first === undefined ? 2 : 0
+    }
+    if (first === 'serve') return await serve(argv.slice(1), env)
+    const twoWords = second === undefined ? undefined : `${first} ${second}`
+    const command = twoWords && ADMIN_COMMANDS[twoWords] ? twoWords : first
+    const spec = ADMIN_COMMANDS[command]
+    if (!spec) throw new UsageError(`Unknown command "${argv.slice(0, 2).join(' ')}".\n\n${HELP}`)
+    return await runAdminCommand(command, spec, argv.slice(command.split(' ').length), env)
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`${error.message}\n`)
+      return 2
+    }
+    process.stderr.write(`till: ${error instanceof Error ? error.message : String(error)}\n`)
+    return 1
+  }
+}

@@ -1,0 +1,49 @@
+import { ERROR_CODES, toErrorIssues, type ErrorBody, type ErrorCode, type ErrorIssue } from '@till/contract'
+import type { z } from 'zod'
+
+/**
+ * The one error taxonomy. Anything that should reach a client as the spec's error body is an ApiError;
+ * its HTTP status follows from its code. Everything else is a bug and becomes a 500 `internal_error`.
+ */
+export class ApiError extends Error {
+  readonly code: ErrorCode
+  readonly status: number
+  readonly issues: ErrorIssue[] | undefined
+  readonly details: Record<string, unknown> | undefined
+
+  constructor(
+    code: ErrorCode,
+    message: string,
+    extra: { issues?: ErrorIssue[]; details?: Record<string, unknown> } = {},
+  ) {
+    super(message)
+    this.name = 'ApiError'
+    this.code = code
+    this.status = ERROR_CODES[code].status
+    this.issues = extra.issues
+    this.details = extra.details
+  }
+
+  toBody(): ErrorBody {
+    return {
+      message: this.message,
+      code: this.code,
+      ...(this.details ? { details: this.details } : {}),
+      ...(this.issues ? { issues: this.issues } : {}),
+    }
+  }
+}
+
+export function validationError(error: z.ZodError, root: string): ApiError {
+  const issues = toErrorIssues(error, root)
+  const first = issues[0]
+  const summary = first ? `${first.field}: ${first.message}` : 'the request is not valid'
+  return new ApiError('params_validation', `Validation failed (${summary}).`, { issues })
+}
+
+/** Parses `value` with `schema` at the boundary; a failure is a 400 with field-level issues. */
+export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, root: string): z.output<S> {
+  const result = schema.safeParse(value)
+  if (!result.success) throw validationError(result.error, root)
+  return result.data
+}

@@ -1,0 +1,62 @@
+import type { ApiVersion } from '@till/contract'
+import { apiKeyId, apiKeyMatches } from '../domain/api-keys.ts'
+import { ApiError } from '../errors.ts'
+import type { AccountStore, KeyRecord } from '../store/accounts.ts'
+
+export type Principal = { partnerId: string; pinnedVersion: ApiVersion; sandbox: boolean }
+
+export type Authenticator = {
+  authenticate(rawKey: string | undefined): Promise<Principal>
+  /** The merchant's partner, when the merchant exists. */
+  merchantPartner(merchantId: string): Promise<string | undefined>
+}
+
+const MAX_CACHED = 10_000
+
+/**
+ * Resolves the Api-Key header to its partner. Key records are cached for `ttlMs` so the hot path costs no
+ * query: a key revoked by another process stops working within that time. The presented key is still
+ * hashed and compared in constant time on every request; only the record lookup is cached. Merchants never
+ * move between partners, so their owner is cached the same way (found ones only: a new merchant works at
+ * once).
+ */
+export function authenticator(deps: { accounts: AccountStore; ttlMs: number }): Authenticator {
+  const keys = new Map<string, { record: KeyRecord; until: number }>()
+  const merchants = new Map<string, string>()
+
+  function remember<V>(map: Map<string, V>, key: string, value: V) {
+    if (map.size >= MAX_CACHED) map.delete(map.keys().next().value ?? '')
+    map.set(key, value)
+  }
+
+  async function keyRecord(id: string): Promise<KeyRecord | undefined> {
+    const cached = keys.get(id)
+    if (cached && cached.until > performance.now()) return cached.record
+    const record = await deps.accounts.findActiveKey(id)
+    if (record) remember(keys, id, { record, until: performance.now() + deps.ttlMs })
+    else keys.delete(id)
+    return record
+  }
+
+  return {
+    async authenticate(rawKey) {
+      if (rawKey === undefined || rawKey.trim() === '') {
+        throw new ApiError('missing_api_key', 'No API key was sent. Send it in the Api-Key header.')
+      }
+      const id = apiKeyId(rawKey)
+      const record = id === undefined ? undefined : await keyRecord(id)
+      if (!record || !apiKeyMatches(rawKey, record.secretHash)) {
+        throw new ApiError('invalid_api_key', 'The API key is not valid.')
+      }
+      return { partnerId: record.partnerId, pinnedVersion: record.pinnedVersion, sandbox: record.sandbox }
+    },
+
+    async merchantPartner(merchantId) {
+      const cached = merchants.get(merchantId)
+      if (cached) return cached
+      const merchant = await deps.accounts.findMerchant(merchantId)
+      if (merchant) remember(merchants, merchantId, merchant.partnerId)
+      return merchant?.partnerId
+    },
+  }
+}

@@ -1,0 +1,51 @@
+import { API_VERSION_HEADER, type ApiVersion } from '@till/contract'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import { ApiError } from '../errors.ts'
+import type { Authenticator, Principal } from './auth.ts'
+import { resolveApiVersion } from './versioning.ts'
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal: Principal | undefined
+    apiVersion: ApiVersion | undefined
+  }
+}
+
+export function header(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name.toLowerCase()]
+  return Array.isArray(value) ? value[0] : value
+}
+
+/**
+ * The onRequest hook of every /v1 route: who is calling (section 5), then which version they get
+ * (section 9). It runs before the body is read, so an unauthenticated request costs no parsing.
+ */
+export function authenticateRequest(auth: Authenticator) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const principal = await auth.authenticate(header(request, 'Api-Key'))
+    const version = resolveApiVersion(header(request, API_VERSION_HEADER), principal.pinnedVersion)
+    request.principal = principal
+    request.apiVersion = version
+    reply.header(API_VERSION_HEADER, version)
+  }
+}
+
+export function principalOf(request: FastifyRequest): Principal {
+  if (!request.principal) throw new Error('route is missing the authentication hook')
+  return request.principal
+}
+
+/** The Merchant-Id header, which must name a merchant of the calling partner (section 5, rule 2). */
+export async function requireMerchant(request: FastifyRequest, auth: Authenticator): Promise<string> {
+  const merchantId = header(request, 'Merchant-Id')?.trim()
+  if (!merchantId) {
+    throw new ApiError('params_validation', 'The Merchant-Id header is required.', {
+      issues: [{ field: 'Merchant-Id', message: 'Required header' }],
+    })
+  }
+  const owner = merchantId.length <= 128 ? await auth.merchantPartner(merchantId) : undefined
+  if (owner !== principalOf(request).partnerId) {
+    throw new ApiError('merchant_not_found', `No merchant ${merchantId} for this API key.`)
+  }
+  return merchantId
+}

@@ -1,0 +1,45 @@
+import { CreatePaymentRequest } from '@till/contract'
+import type { FastifyInstance } from 'fastify'
+import { PAYMENT_ID_PATTERN } from '../../domain/ids.ts'
+import { ApiError, parseOrThrow } from '../../errors.ts'
+import type { PaymentService } from '../../payments/service.ts'
+import { createPaymentResponse, merchantStatusResponse } from '../../payments/views.ts'
+import type { Authenticator } from '../auth.ts'
+import { principalOf, requireMerchant } from '../context.ts'
+
+export type MerchantPaymentDeps = {
+  auth: Authenticator
+  payments: PaymentService
+  gatewayUrl: (paymentId: string) => string
+  pollInMs: number
+}
+
+export const paymentNotFound = (id: string) => new ApiError('payment_not_found', `No payment ${id}.`)
+
+/** The merchant checkout API: spec sections 4.2 and 4.3. */
+export function merchantPaymentRoutes(app: FastifyInstance, deps: MerchantPaymentDeps) {
+  app.post('/v1/merchant/payment', async (request, reply) => {
+    const merchantId = await requireMerchant(request, deps.auth)
+    const body = parseOrThrow(CreatePaymentRequest, request.body, 'body')
+    const { payment, replayed } = await deps.payments.create({
+      partnerId: principalOf(request).partnerId,
+      merchantId,
+      request: body,
+    })
+    if (replayed) reply.header('Idempotent-Replayed', 'true')
+    if (!payment.redirectEnabled) {
+      request.log.info({ paymentId: payment.id }, 'redirect disabled: successUrl and errorUrl are not both valid HTTPS URLs')
+    }
+    return reply.code(replayed ? 200 : 201).send(createPaymentResponse(payment, deps.gatewayUrl(payment.id), deps.pollInMs))
+  })
+
+  app.get<{ Params: { id: string } }>('/v1/merchant/payment/:id/status', async (request) => {
+    const merchantId = await requireMerchant(request, deps.auth)
+    const { id } = request.params
+    const payment = PAYMENT_ID_PATTERN.test(id)
+      ? await deps.payments.readForMerchant(id, merchantId, principalOf(request).partnerId)
+      : undefined
+    if (!payment) throw paymentNotFound(id)
+    return merchantStatusResponse(payment)
+  })
+}

@@ -1,0 +1,5 @@
+export { createApp, type AppConfig, type AppDeps } from './app.ts'
+export { openDatabase, type StorageConfig } from './db/open.ts'
+export type { Database } from './db/port.ts'
+export { migrate } from './db/migrate.ts'
+export { ensureSandboxAccounts, type SandboxAccounts } from './sandbox/seed.ts'

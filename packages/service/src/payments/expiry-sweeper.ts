@@ -1,0 +1,59 @@
+import type { FastifyBaseLogger } from 'fastify'
+import type { Clock } from '../domain/clock.ts'
+import type { PaymentStore } from '../store/payments.ts'
+
+export type ExpirySweeper = {
+  /** Expires every pending payment past its deadline; returns how many it expired. */
+  sweep(): Promise<number>
+  start(): void
+  stop(): Promise<void>
+}
+
+const BATCH = 500
+
+/**
+ * Expiry happens at `expiresAt` whether or not anyone reads the payment: reads expire a due payment on
+ * the spot, and this sweeper catches the ones nobody reads, within `intervalMs` of their deadline.
+ */
+export function expirySweeper(deps: { store: PaymentStore; clock: Clock; intervalMs: number; log: FastifyBaseLogger }): ExpirySweeper {
+  let timer: NodeJS.Timeout | undefined
+  let running: Promise<number> | undefined
+
+  async function sweep(): Promise<number> {
+    let total = 0
+    for (;;) {
+      const expired = await deps.store.expireDue(deps.clock.now(), BATCH)
+      total += expired.length
+      if (expired.length < BATCH) return total
+    }
+  }
+
+  function tick() {
+    running ??= sweep()
+      .then((count) => {
+        if (count > 0) deps.log.info({ count }, 'expired payments past their deadline')
+        return count
+      })
+      .catch((error: unknown) => {
+        deps.log.error({ err: error }, 'expiry sweep failed; retrying at the next tick')
+        return 0
+      })
+      .finally(() => {
+        running = undefined
+      })
+  }
+
+  return {
+    sweep,
+    start() {
+      if (timer) return
+      timer = setInterval(tick, deps.intervalMs)
+      timer.unref()
+    },
+    async stop() {
+      clearInterval(timer)
+      timer = undefined
+      await running
+    },
+  }
+}

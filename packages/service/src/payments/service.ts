@@ -1,0 +1,131 @@
+import { normalizeRedirectUrl, parseFiatUnit, type CreatePaymentRequest, type MerchantPaymentStatus } from '@till/contract'
+import type { Clock } from '../domain/clock.ts'
+import { newPaymentId } from '../domain/ids.ts'
+import { ApiError } from '../errors.ts'
+import type { PaidDetails, PaymentRecord } from '../store/payment-record.ts'
+import type { PaymentStore } from '../store/payments.ts'
+
+export type PaymentPolicy = {
+  /** How long a buyer has to pay before a pending payment expires. */
+  paymentTtlSeconds: number
+  /** Loopback return URLs count as valid HTTPS targets only in sandbox mode. */
+  allowLoopbackRedirects: boolean
+}
+
+export type CreateResult = { payment: PaymentRecord; replayed: boolean }
+
+// A create only loops when the live payment it collided with ended in between; twice is already rare.
+const CREATE_ATTEMPTS = 4
+
+export function paymentService(deps: { store: PaymentStore; clock: Clock; policy: PaymentPolicy }) {
+  const { store, clock, policy } = deps
+
+  /** Expires the payment now if its deadline has passed and nobody has yet; returns the fresh record. */
+  async function settleDeadline(payment: PaymentRecord): Promise<PaymentRecord> {
+    if (payment.status !== 'pending' || payment.expiresAt > clock.now()) return payment
+    await store.expireDue(clock.now(), 1, payment.id)
+    return (await store.findById(payment.id)) ?? payment
+  }
+
+  return {
+    /**
+     * Creates a payment, or returns the merchant's live payment for the same referenceId and amount.
+     * A referenceId whose payment succeeded is refused (no double charge); after failed or expired a new
+     * payment may be created. See docs/decisions/0003-reference-id-idempotency.md.
+     */
+    async create(input: { partnerId: string; merchantId: string; request: CreatePaymentRequest }): Promise<CreateResult> {
+      const { request } = input
+      const currency = parseFiatUnit(request.amount.unit)
+      if (!currency) throw new ApiError('params_validation', `Unknown currency unit ${request.amount.unit}.`)
+      const amountMinor = BigInt(request.amount.value)
+      const redirect = { allowLoopback: policy.allowLoopbackRedirects }
+      const success = normalizeRedirectUrl(request.checkout?.successUrl, redirect)
+      const error = normalizeRedirectUrl(request.checkout?.errorUrl, redirect)
+
+      for (let attempt = 0; attempt < CREATE_ATTEMPTS; attempt++) {
+        const now = clock.now()
+        const payment = {
+          id: newPaymentId(),
+          merchantId: input.merchantId,
+          partnerId: input.partnerId,
+          referenceId: request.referenceId,
+          currency: currency.code,
+          amountMinor,
+          successUrl: success.ok ? success.url : null,
+          errorUrl: error.ok ? error.url : null,
+          redirectEnabled: success.ok && error.ok,
+          createdAt: now,
+          expiresAt: new Date(now.getTime() + policy.paymentTtlSeconds * 1000),
+        }
+        if (await store.insertUnlessLive(payment)) {
+          return { payment: { ...payment, status: 'pending', updatedAt: now, paid: null }, replayed: false }
+        }
+        const found = await store.findLiveByReference(input.merchantId, request.referenceId)
+        if (!found) continue // it ended between our insert and our read: try the insert again
+        const existing = await settleDeadline(found)
+        if (existing.status === 'expired') continue
+        if (existing.status === 'succeeded') {
+          throw new ApiError(
+            'reference_already_paid',
+            `A payment for referenceId "${request.referenceId}" already succeeded; it cannot be paid twice.`,
+            { details: { paymentId: existing.id } },
+          )
+        }
+        if (existing.currency !== currency.code || existing.amountMinor !== amountMinor) {
+          throw new ApiError(
+            'reference_in_use',
+            `referenceId "${request.referenceId}" belongs to an open payment of another amount ` +
+              `(${existing.amountMinor} iso4217/${existing.currency}); wait until it ends or use another referenceId.`,
+            { details: { paymentId: existing.id } },
+          )
+        }
+        return { payment: existing, replayed: true }
+      }
+      throw new ApiError('service_unavailable', 'The payment could not be created; retry the same request.')
+    },
+
+    /** A payment of this merchant of this partner, or undefined: another's payment is never revealed. */
+    async readForMerchant(id: string, merchantId: string, partnerId: string): Promise<PaymentRecord | undefined> {
+      const payment = await store.findById(id)
+      if (!payment || payment.merchantId !== merchantId || payment.partnerId !== partnerId) return undefined
+      return settleDeadline(payment)
+    },
+
+    async readForPartner(id: string, partnerId: string): Promise<PaymentRecord | undefined> {
+      const payment = await store.findById(id)
+      if (!payment || payment.partnerId !== partnerId) return undefined
+      return settleDeadline(payment)
+    },
+
+    /**
+     * One step along the lifecycle. Refused (409) when the rule or the current state does not allow it;
+     * a pending payment past its deadline is expired instead and the refusal says so.
+     */
+    async transition(input: {
+      payment: PaymentRecord
+      to: MerchantPaymentStatus
+      reason: string
+      paid?: PaidDetails
+    }): Promise<PaymentRecord> {
+      const { payment } = input
+      const moved = await store.transition({
+        id: payment.id,
+        to: input.to,
+        reason: input.reason,
+        now: clock.now(),
+        ...(input.paid ? { paid: input.paid } : {}),
+      })
+      const fresh = await settleDeadline((await store.findById(payment.id)) ?? payment)
+      if (!moved) {
+        throw new ApiError(
+          'invalid_transition',
+          `Payment ${payment.id} is ${fresh.status}; it cannot become ${input.to}.`,
+          { details: { status: fresh.status } },
+        )
+      }
+      return fresh
+    },
+  }
+}
+
+export type PaymentService = ReturnType<typeof paymentService>

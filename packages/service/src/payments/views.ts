@@ -1,0 +1,79 @@
+import {
+  fiatAmount,
+  isFinalStatus,
+  toListingStatus,
+  type CreatePaymentResponse,
+  type MerchantPaymentStatusResponse,
+  type Payment,
+  type PaymentStatusResponse,
+} from '@till/contract'
+import { unixSeconds } from '../domain/clock.ts'
+import type { MerchantRecord } from '../store/accounts.ts'
+import type { PaymentRecord } from '../store/payment-record.ts'
+
+/** The wire shapes of a payment, each built from the one stored state. */
+
+export function createPaymentResponse(payment: PaymentRecord, gatewayUrl: string, pollInMs: number): CreatePaymentResponse {
+  return {
+    paymentId: payment.id,
+    gatewayUrl,
+    status: payment.status,
+    expiresAt: unixSeconds(payment.expiresAt),
+    isFinal: isFinalStatus(payment.status),
+    pollInMs,
+  }
+}
+
+export function merchantStatusResponse(payment: PaymentRecord): MerchantPaymentStatusResponse {
+  return { status: payment.status, isFinal: isFinalStatus(payment.status) }
+}
+
+export function partnerStatusResponse(payment: PaymentRecord): PaymentStatusResponse {
+  return { paymentId: payment.id, status: toListingStatus(payment.status), isTerminal: isFinalStatus(payment.status) }
+}
+
+export function listingPayment(payment: PaymentRecord, merchant: MerchantRecord): Payment {
+  const paid = payment.paid
+  const money = (value: bigint) => fiatAmount(payment.currency, value)
+  const view: Payment = {
+    paymentId: payment.id,
+    merchant: { id: merchant.id, name: merchant.name, iconUrl: merchant.iconUrl },
+    referenceId: payment.referenceId,
+    status: toListingStatus(payment.status),
+    isTerminal: isFinalStatus(payment.status),
+    fiatAmount: money(payment.amountMinor),
+    createdAt: payment.createdAt.toISOString(),
+    lastUpdatedAt: payment.updatedAt.toISOString(),
+  }
+  if (!paid) return view
+  view.buyer = {
+    accountCaip10: paid.buyerAccount,
+    ...(paid.buyerProviderName ? { accountProviderName: paid.buyerProviderName } : {}),
+    ...(paid.buyerProviderIcon ? { accountProviderIcon: paid.buyerProviderIcon } : {}),
+  }
+  view.transaction = {
+    networkId: paid.network.split(':')[1] ?? paid.network,
+    ...(paid.txHash ? { hash: paid.txHash } : {}),
+    ...(paid.txNonce !== null ? { nonce: Number(paid.txNonce) } : {}),
+  }
+  if (paid.token) {
+    view.tokenAmount = {
+      unit: `caip19/${paid.token.unit}`,
+      value: paid.token.value.toString(),
+      display: { assetSymbol: paid.token.symbol, assetName: paid.token.name, decimals: paid.token.decimals },
+    }
+  }
+  if (paid.feeMinor !== null) {
+    view.fees = {
+      total: money(paid.feeMinor),
+      ...(paid.feePercentage ? { percentage: paid.feePercentage } : {}),
+    }
+  }
+  if (paid.settlement) {
+    view.settlement = paid.settlement.settled
+      ? { settled: true, amount: money(paid.settlement.amountMinor), txHash: paid.settlement.txHash }
+      : { settled: false }
+    if (paid.settlement.settled) view.settledAt = paid.settlement.settledAt.toISOString()
+  }
+  return view
+}

@@ -1,0 +1,43 @@
+import type { MerchantPaymentStatus } from '@till/contract'
+import type { Clock } from '../domain/clock.ts'
+import { pathBetween } from '../domain/lifecycle.ts'
+import { ApiError } from '../errors.ts'
+import type { PaymentService } from '../payments/service.ts'
+import type { PaymentRecord } from '../store/payment-record.ts'
+import { confirmedSettlement, submittedTransaction } from './chain-data.ts'
+
+export const SANDBOX_WALLET_NAME = 'Till Test Wallet'
+
+/**
+ * Moves a sandbox payment to `outcome` one legal step at a time (pending → succeeded passes through
+ * processing, as a real payment does), recording each transition. An outcome no legal path reaches is
+ * refused with 409 invalid_transition.
+ */
+export async function simulateOutcome(
+  deps: { payments: PaymentService; clock: Clock },
+  payment: PaymentRecord,
+  outcome: Exclude<MerchantPaymentStatus, 'pending'>,
+): Promise<PaymentRecord> {
+  const path = pathBetween(payment.status, outcome)
+  if (!path) {
+    throw new ApiError('invalid_transition', `Payment ${payment.id} is ${payment.status}; it cannot become ${outcome}.`, {
+      details: { status: payment.status },
+    })
+  }
+  let current = payment
+  for (const step of path) {
+    const paid =
+      step === 'processing'
+        ? submittedTransaction({ currency: current.currency, amountMinor: current.amountMinor, walletName: SANDBOX_WALLET_NAME })
+        : step === 'succeeded' && current.paid
+          ? confirmedSettlement(current.paid, current.amountMinor, deps.clock.now())
+          : undefined
+    current = await deps.payments.transition({
+      payment: current,
+      to: step,
+      reason: 'sandbox_simulation',
+      ...(paid ? { paid } : {}),
+    })
+  }
+  return current
+}

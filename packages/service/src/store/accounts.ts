@@ -1,0 +1,149 @@
+import type { ApiVersion } from '@till/contract'
+import type { Queryable } from '../db/port.ts'
+import { issueApiKey, type IssuedKey, type KeyMode } from '../domain/api-keys.ts'
+import { newMerchantId, newPartnerId } from '../domain/ids.ts'
+
+export type PartnerRecord = { id: string; name: string; pinnedVersion: ApiVersion; sandbox: boolean }
+
+export type KeyRecord = {
+  partnerId: string
+  secretHash: Uint8Array
+  pinnedVersion: ApiVersion
+  sandbox: boolean
+}
+
+export type MerchantRecord = {
+  id: string
+  partnerId: string
+  name: string
+  email: string
+  iconUrl: string | null
+  status: 'active'
+  createdAt: Date
+}
+
+type MerchantRow = {
+  id: string
+  partner_id: string
+  name: string
+  email: string
+  icon_url: string | null
+  status: 'active'
+  created_at: Date
+}
+
+const toMerchant = (row: MerchantRow): MerchantRecord => ({
+  id: row.id,
+  partnerId: row.partner_id,
+  name: row.name,
+  email: row.email,
+  iconUrl: row.icon_url,
+  status: row.status,
+  createdAt: row.created_at,
+})
+
+/** Partners, their API keys and their merchants: the accounts side of the schema. */
+export function accountStore(db: Queryable) {
+  return {
+    async createPartner(input: { name: string; pinnedVersion: ApiVersion; sandbox?: boolean; now: Date }) {
+      const id = newPartnerId()
+      await db.query(
+        'INSERT INTO partners (id, name, pinned_version, sandbox, created_at) VALUES ($1, $2, $3, $4, $5)',
+        [id, input.name, input.pinnedVersion, input.sandbox ?? false, input.now],
+      )
+      return { id, name: input.name, pinnedVersion: input.pinnedVersion, sandbox: input.sandbox ?? false }
+    },
+
+    async findPartner(id: string): Promise<PartnerRecord | undefined> {
+      const [row] = await db.query<{ id: string; name: string; pinned_version: ApiVersion; sandbox: boolean }>(
+        'SELECT id, name, pinned_version, sandbox FROM partners WHERE id = $1',
+        [id],
+      )
+      return row && { id: row.id, name: row.name, pinnedVersion: row.pinned_version, sandbox: row.sandbox }
+    },
+
+    async findSandboxPartner(): Promise<PartnerRecord | undefined> {
+      const [row] = await db.query<{ id: string }>(
+        'SELECT id FROM partners WHERE sandbox ORDER BY created_at, id LIMIT 1',
+      )
+      return row && this.findPartner(row.id)
+    },
+
+    async createApiKey(input: { partnerId: string; mode: KeyMode; label?: string; now: Date }): Promise<IssuedKey> {
+      const issued = issueApiKey(input.mode)
+      await db.query(
+        'INSERT INTO api_keys (id, partner_id, secret_hash, label, created_at) VALUES ($1, $2, $3, $4, $5)',
+        [issued.id, input.partnerId, issued.hash, input.label ?? null, input.now],
+      )
+      return issued
+    },
+
+    async revokeApiKeys(input: { partnerId: string; label?: string; now: Date }): Promise<number> {
+      const rows = await db.query(
+        `UPDATE api_keys SET revoked_at = $3
+          WHERE partner_id = $1 AND revoked_at IS NULL AND ($2::text IS NULL OR label = $2)
+          RETURNING id`,
+        [input.partnerId, input.label ?? null, input.now],
+      )
+      return rows.length
+    },
+
+    async findActiveKey(id: string): Promise<KeyRecord | undefined> {
+      const [row] = await db.query<{
+        partner_id: string
+        secret_hash: Uint8Array
+        pinned_version: ApiVersion
+        sandbox: boolean
+      }>(
+        `SELECT k.partner_id, k.secret_hash, p.pinned_version, p.sandbox
+           FROM api_keys k JOIN partners p ON p.id = k.partner_id
+          WHERE k.id = $1 AND k.revoked_at IS NULL`,
+        [id],
+      )
+      return (
+        row && {
+          partnerId: row.partner_id,
+          secretHash: row.secret_hash,
+          pinnedVersion: row.pinned_version,
+          sandbox: row.sandbox,
+        }
+      )
+    },
+
+    async createMerchant(input: {
+      partnerId: string
+      name: string
+      email: string
+      iconUrl?: string | null
+      now: Date
+    }): Promise<MerchantRecord> {
+      const [row] = await db.query<MerchantRow>(
+        `INSERT INTO merchants (id, partner_id, name, email, icon_url, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $6)
+         RETURNING id, partner_id, name, email, icon_url, status, created_at`,
+        [newMerchantId(), input.partnerId, input.name, input.email, input.iconUrl ?? null, input.now],
+      )
+      if (!row) throw new Error('INSERT … RETURNING gave no row')
+      return toMerchant(row)
+    },
+
+    async findMerchant(id: string): Promise<MerchantRecord | undefined> {
+      const [row] = await db.query<MerchantRow>(
+        'SELECT id, partner_id, name, email, icon_url, status, created_at FROM merchants WHERE id = $1',
+        [id],
+      )
+      return row && toMerchant(row)
+    },
+
+    async listMerchants(partnerId: string): Promise<MerchantRecord[]> {
+      const rows = await db.query<MerchantRow>(
+        `SELECT id, partner_id, name, email, icon_url, status, created_at FROM merchants
+          WHERE partner_id = $1 ORDER BY created_at DESC, id DESC`,
+        [partnerId],
+      )
+      return rows.map(toMerchant)
+    },
+  }
+}
+
+export type AccountStore = ReturnType<typeof accountStore>
