@@ -1,0 +1,105 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { runTill, startTill } from './till-process.test-helper.ts'
+
+const body = (referenceId: string) =>
+  JSON.stringify({ amount: { unit: 'iso4217/EUR', value: '1250' }, referenceId })
+
+describe('till --help', () => {
+  it('lists the commands', async () => {
+    const { code, stdout } = await runTill(['--help'])
+    expect(code).toBe(0)
+    expect(stdout).toMatch(/serve[\s\S]*partner create[\s\S]*api-key create[\s\S]*merchant create/)
+  })
+
+  it.each([['serve'], ['partner', 'create'], ['merchant', 'create'], ['api-key', 'create'], ['migrate']])('has help for %s', async (...words) => {
+    const { code, stdout } = await runTill([...words, '--help'])
+    expect(code).toBe(0)
+    expect(stdout).toContain(`Usage: till ${words.join(' ')}`)
+  })
+})
+
+describe('bad usage fails loudly and says how to fix it', () => {
+  it.each([
+    [['serve', '--port', 'abc'], /--port \(or TILL_PORT\): must be a whole number/],
+    [['serve', '--port', '70000'], /--port .*must be at most 65535/],
+    [['serve', '--bogus'], /Unknown option '--bogus'[\s\S]*till serve --help/],
+    [['serve', '--data-dir', '/tmp/x', '--database-url', 'postgres://127.0.0.1/x'], /not both/],
+    [['serve', '--database-url', 'mysql://x'], /must be a PostgreSQL URL/],
+    [['serve', '--payment-ttl', '5'], /--payment-ttl .*at least 10/],
+    [['serve', '--sandbox-api-key', 'till_sk_test_x'], /only makes sense with --sandbox/],
+    [['partner', 'create', '--name', 'Acme'], /say which database to change/],
+    [['merchant', 'create', '--data-dir', '/tmp/x', '--partner', 'p', '--name', 'n', '--email', 'nope'], /--email.*e-mail address/],
+    [['frobnicate'], /Unknown command "frobnicate"/],
+  ])('till %j', async (args, message) => {
+    const { code, stderr } = await runTill(args)
+    expect(code).toBe(2)
+    expect(stderr).toMatch(message)
+  })
+
+  it('reads the environment too, and names the variable', async () => {
+    const { code, stderr } = await runTill(['serve'], { TILL_PORT: 'eighty' })
+    expect(code).toBe(2)
+    expect(stderr).toMatch(/TILL_PORT/)
+  })
+})
+
+describe('operators onboard a partner and a merchant, and the service keeps its data', () => {
+  let dataDir: string
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'till-cli-'))
+  })
+  afterAll(() => rm(dataDir, { recursive: true, force: true }))
+
+  it('creates a partner, shows its key once, creates a merchant, serves them across a restart', async () => {
+    const partner = await runTill(['partner', 'create', '--name', 'Acme Payments', '--data-dir', dataDir, '--json'])
+    expect(partner.code, partner.stderr).toBe(0)
+    const { partnerId, apiKey } = JSON.parse(partner.stdout) as { partnerId: string; apiKey: string }
+    expect(apiKey).toMatch(/^till_sk_live_/)
+
+    const merchant = await runTill(['merchant', 'create', '--partner', partnerId, '--name', 'Corner Shop', '--email', 'shop@example.com', '--data-dir', dataDir, '--json'])
+    expect(merchant.code, merchant.stderr).toBe(0)
+    const { merchantId } = JSON.parse(merchant.stdout) as { merchantId: string }
+
+    const first = await startTill(['--data-dir', dataDir])
+    expect(Object.keys(first.ready).sort()).toEqual(['baseUrl', 'checkoutUrl'])
+    const headers = { 'api-key': apiKey, 'merchant-id': merchantId, 'content-type': 'application/json' }
+    const created = await fetch(`${String(first.ready.baseUrl)}/v1/merchant/payment`, { method: 'POST', headers, body: body('order-1') })
+    expect(created.status).toBe(201)
+    const { paymentId, gatewayUrl } = (await created.json()) as { paymentId: string; gatewayUrl: string }
+    expect(gatewayUrl).toBe(`${String(first.ready.checkoutUrl)}/${paymentId}`)
+    expect(await first.stop()).toBe(0)
+    // Logs never carry the key.
+    expect(first.stderr()).not.toContain(apiKey)
+
+    const second = await startTill(['--data-dir', dataDir])
+    const status = await fetch(`${String(second.ready.baseUrl)}/v1/merchant/payment/${paymentId}/status`, { headers })
+    expect(await status.json()).toEqual({ status: 'pending', isFinal: false })
+    expect(await second.stop()).toBe(0)
+  })
+})
+
+describe('till serve --sandbox --json', () => {
+  it('prints one JSON line with the sandbox credentials, and they work', async () => {
+    const till = await startTill(['--sandbox'])
+    try {
+      expect(Object.keys(till.ready).sort()).toEqual(['apiKey', 'baseUrl', 'checkoutUrl', 'merchantId', 'version'])
+      expect(till.ready).toMatchObject({ version: '2026-02-18', checkoutUrl: `${String(till.ready.baseUrl)}/checkout` })
+      const headers = { 'api-key': String(till.ready.apiKey), 'merchant-id': String(till.ready.merchantId), 'content-type': 'application/json' }
+      const created = await fetch(`${String(till.ready.baseUrl)}/v1/merchant/payment`, { method: 'POST', headers, body: body('order-2') })
+      const { paymentId } = (await created.json()) as { paymentId: string }
+      const simulated = await fetch(`${String(till.ready.baseUrl)}/v1/sandbox/payments/${paymentId}/simulate`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ outcome: 'succeeded' }),
+      })
+      expect(simulated.status).toBe(200)
+      expect(till.stdout().trim().split('\n')).toHaveLength(1)
+      expect(till.stderr()).not.toContain(String(till.ready.apiKey))
+    } finally {
+      expect(await till.stop()).toBe(0)
+    }
+  })
+})

@@ -1,0 +1,56 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { once } from 'node:events'
+import { fileURLToPath } from 'node:url'
+
+const TILL = fileURLToPath(new URL('../../bin/till.mjs', import.meta.url))
+
+export type Finished = { code: number | null; stdout: string; stderr: string }
+
+/** Runs `till …` to completion. */
+export async function runTill(args: string[], env: Record<string, string> = {}): Promise<Finished> {
+  const child = spawn(process.execPath, [TILL, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  let stdout = ''
+  let stderr = ''
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+  const [code] = (await once(child, 'exit')) as [number | null]
+  return { code, stdout, stderr }
+}
+
+export type RunningTill = {
+  ready: Record<string, unknown>
+  stderr: () => string
+  stdout: () => string
+  /** Sends SIGTERM and waits for the exit code. */
+  stop(): Promise<number | null>
+}
+
+/** Starts `till serve …` and resolves with its one JSON line, once it is ready. */
+export async function startTill(args: string[], env: Record<string, string> = {}): Promise<RunningTill> {
+  const child: ChildProcess = spawn(process.execPath, [TILL, 'serve', '--json', '--port', '0', ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let stdout = ''
+  let stderr = ''
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+  const exited = once(child, 'exit') as Promise<[number | null]>
+  const ready = await new Promise<Record<string, unknown>>((resolve, reject) => {
+    child.stdout?.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString()
+      const line = stdout.split('\n')[0]
+      if (stdout.includes('\n') && line) resolve(JSON.parse(line) as Record<string, unknown>)
+    })
+    void exited.then(([code]) => reject(new Error(`till serve exited with ${code}: ${stderr}`)))
+  })
+  return {
+    ready,
+    stderr: () => stderr,
+    stdout: () => stdout,
+    async stop() {
+      child.kill('SIGTERM')
+      const [code] = await exited
+      return code
+    },
+  }
+}
