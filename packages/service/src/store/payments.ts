@@ -141,7 +141,8 @@ export function paymentStore(db: Queryable) {
     /**
      * Expires pending payments whose deadline has passed, oldest first, at most `limit` of them. They expire
      * as of their own deadline, not as of the sweep, so the record does not depend on when the sweep ran.
-     * SKIP LOCKED lets several instances sweep one database without waiting on each other.
+     * SKIP LOCKED lets several instances sweep one database without waiting on each other; expiring one
+     * given payment (on read) waits for the lock instead, so the reader sees the outcome.
      */
     async expireDue(now: Date, limit: number, onlyId?: string): Promise<string[]> {
       const rows = await db.query<{ id: string }>(
@@ -150,7 +151,7 @@ export function paymentStore(db: Queryable) {
             WHERE status = 'pending' AND expires_at <= $1 AND ($3::text IS NULL OR id = $3)
             ORDER BY expires_at
             LIMIT $2
-            FOR UPDATE SKIP LOCKED
+            FOR UPDATE ${onlyId ? '' : 'SKIP LOCKED'}
          ), moved AS (
            UPDATE payments p SET status = 'expired', updated_at = p.expires_at
              FROM due WHERE p.id = due.id AND p.status = 'pending'
