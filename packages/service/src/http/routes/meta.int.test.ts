@@ -1,0 +1,45 @@
+import type { FastifyInstance } from 'fastify'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { openTestDatabase, testApp, type TestDatabase } from '../../../test/fixtures.ts'
+
+let tdb: TestDatabase
+let live: FastifyInstance
+let sandbox: FastifyInstance
+
+beforeAll(async () => {
+  tdb = await openTestDatabase()
+  live = await testApp(tdb.db)
+  sandbox = await testApp(tdb.db, { config: { sandbox: true } })
+})
+afterAll(async () => {
+  await live.close()
+  await sandbox.close()
+  await tdb.close()
+})
+
+type OpenApi = { openapi: string; paths: Record<string, Record<string, unknown>> }
+
+describe('/openapi.json', () => {
+  it('serves the OpenAPI 3.1 document generated from the contract, without a key', async () => {
+    const response = await live.inject({ url: '/openapi.json' })
+    expect(response.statusCode).toBe(200)
+    const document = response.json<OpenApi>()
+    expect(document.openapi).toBe('3.1.0')
+    expect(Object.keys(document.paths['/v1/merchant/payment'] ?? {})).toContain('post')
+    expect(Object.keys(document.paths['/v1/merchant/payment/{id}/status'] ?? {})).toContain('get')
+    expect(Object.keys(document.paths['/v1/payments/{paymentId}/status'] ?? {})).toContain('get')
+  })
+
+  it('documents the simulate endpoint only in sandbox mode', async () => {
+    const path = '/v1/sandbox/payments/{paymentId}/simulate'
+    await expect(live.inject({ url: '/openapi.json' }).then((r) => r.json<OpenApi>().paths[path])).resolves.toBeUndefined()
+    expect((await sandbox.inject({ url: '/openapi.json' })).json<OpenApi>().paths[path]).toBeDefined()
+  })
+})
+
+describe('health', () => {
+  it('answers liveness and readiness', async () => {
+    expect((await live.inject({ url: '/healthz' })).json()).toEqual({ status: 'ok' })
+    expect((await live.inject({ url: '/readyz' })).json()).toEqual({ status: 'ready' })
+  })
+})
