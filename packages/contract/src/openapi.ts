@@ -1,0 +1,255 @@
+import { buildComponents, type Json, ref } from './openapi-components.ts';
+import {
+  API_KEY_HEADER,
+  API_VERSION_HEADER,
+  APP_ID_HEADER,
+  CLIENT_ID_HEADER,
+  IDEMPOTENCY_KEY_HEADER,
+  IDEMPOTENT_REPLAYED_HEADER,
+  MERCHANT_ID_HEADER,
+} from './headers.ts';
+import { CAIP2_PATTERN } from './caip.ts';
+import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, REFERENCE_ID_FILTER_PATTERN } from './listing-query.ts';
+import { API_VERSIONS, DEFAULT_API_VERSION } from './versions.ts';
+
+export { COMPONENT_SCHEMAS } from './openapi-components.ts';
+
+const versionHeader: Json = {
+  description: 'API version resolved for this request.',
+  schema: ref('ApiVersion'),
+};
+
+function jsonResponse(description: string, schemaRef: Json, headers: Json = {}): Json {
+  return {
+    description,
+    headers: { [API_VERSION_HEADER]: { $ref: '#/components/headers/PayVersion' }, ...headers },
+    content: { 'application/json': { schema: schemaRef } },
+  };
+}
+
+const errorResponse = (status: number): Json => ({ $ref: `#/components/responses/Error${status}` });
+
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: 'Invalid request. Codes: invalid_params, params_validation, invalid_api_version, unknown_api_version, api_version_downgrade.',
+  401: 'Missing or invalid credentials. Codes: missing_api_key, invalid_api_key.',
+  404: 'Not found. Codes: merchant_not_found, payment_not_found, not_found.',
+  409: 'Conflict. Codes: reference_already_paid, reference_in_use, idempotency_key_reused, invalid_transition.',
+  500: 'Internal server error. Code: internal_error.',
+  502: 'Upstream service returned an error. Code: bad_gateway.',
+};
+
+function errors(...statuses: number[]): Json {
+  return Object.fromEntries(statuses.map((s) => [String(s), errorResponse(s)]));
+}
+
+const pathParam = (name: string, schemaId: string, description: string): Json => ({
+  name,
+  in: 'path',
+  required: true,
+  description,
+  schema: ref(schemaId),
+});
+
+const versionParam: Json = { $ref: '#/components/parameters/PayVersion' };
+
+function listQueryParameters(): Json[] {
+  const query = (name: string, schema: Json, description: string, extra: Json = {}): Json => ({
+    name,
+    in: 'query',
+    required: false,
+    description,
+    schema,
+    ...extra,
+  });
+  const repeated = { style: 'form', explode: true };
+  return [
+    query('startTs', { type: 'string', format: 'date-time' }, 'RFC 3339 timestamp with a time zone; inclusive.'),
+    query('endTs', { type: 'string', format: 'date-time' }, 'RFC 3339 timestamp with a time zone; exclusive; must be later than startTs.'),
+    query(
+      'token_symbol',
+      { type: 'array', items: { type: 'string', minLength: 1 } },
+      'Token symbol filter; repeat for several. CAIP-19 ids are not supported.',
+      repeated,
+    ),
+    query(
+      'asset',
+      { type: 'string', minLength: 1 },
+      'Deprecated: use token_symbol. Will be removed in a future API version.',
+      { deprecated: true },
+    ),
+    query('network', { type: 'string' }, `CAIP-2 chain id; comma-separated for several. Each must match ${CAIP2_PATTERN.source}.`),
+    query('sortBy', { type: 'string', enum: ['date', 'amount'], default: 'date' }, 'Sort key.'),
+    query('sortDir', { type: 'string', enum: ['asc', 'desc'], default: 'desc' }, 'Sort direction.'),
+    query('cursor', { type: 'string', minLength: 1 }, 'Opaque; the nextCursor of the previous page.'),
+    query('limit', { type: 'integer', minimum: 1, maximum: LIST_LIMIT_MAX, default: LIST_LIMIT_DEFAULT }, 'Page size.'),
+    query('status', { type: 'array', items: ref('ListingPaymentStatus') }, 'Status filter; repeat for several.', repeated),
+    query(
+      'referenceId',
+      { type: 'string', minLength: 3, maxLength: 35, pattern: REFERENCE_ID_FILTER_PATTERN.source },
+      'Substring search on the merchant reference id: ASCII letters, digits, space and / - : . , +',
+    ),
+    query('merchantId', { type: 'array', items: { type: 'string', minLength: 1 } }, 'Merchant filter; repeat for several.', repeated),
+  ];
+}
+
+function jsonBody(schemaRef: Json): Json {
+  return { required: true, content: { 'application/json': { schema: schemaRef } } };
+}
+
+export type OpenApiOptions = { serverUrl?: string; sandbox?: boolean };
+
+export function createOpenApiDocument(options: OpenApiOptions = {}): Record<string, unknown> {
+  const { schemas, inputId } = buildComponents();
+  const input = (id: string): Json => ref(inputId(id));
+  const merchantAuth = [{ ApiKey: [], MerchantId: [] }];
+
+  const paths: Record<string, Json> = {
+    '/v1/payments': {
+      get: {
+        operationId: 'PartnerPayments_list',
+        summary: 'List payments with filters, pagination and statistics',
+        security: [{ ApiKey: [] }, { AppId: [], ClientId: [] }],
+        parameters: [versionParam, ...listQueryParameters()],
+        responses: {
+          '200': jsonResponse('A page of payments.', ref('PaymentListResponse')),
+          ...errors(400, 401, 500, 502),
+        },
+      },
+    },
+    '/v1/merchant/payment': {
+      post: {
+        operationId: 'MerchantPayment_create',
+        summary: 'Create a payment',
+        security: merchantAuth,
+        parameters: [versionParam],
+        requestBody: jsonBody(input('CreatePaymentRequest')),
+        responses: {
+          '201': jsonResponse('Payment created.', ref('CreatePaymentResponse')),
+          '200': jsonResponse('The open payment for this referenceId and amount, replayed.', ref('CreatePaymentResponse'), {
+            [IDEMPOTENT_REPLAYED_HEADER]: {
+              description: 'Present with the value `true` when an earlier identical request is replayed.',
+              schema: { type: 'string', const: 'true' },
+            },
+          }),
+          ...errors(400, 401, 404, 409, 500),
+        },
+      },
+    },
+    '/v1/merchant/payment/{id}/status': {
+      get: {
+        operationId: 'MerchantPayment_status',
+        summary: 'Read the authoritative status of a payment',
+        security: merchantAuth,
+        parameters: [versionParam, pathParam('id', 'PaymentId', 'The paymentId returned at creation.')],
+        responses: {
+          '200': jsonResponse('Payment status.', ref('MerchantPaymentStatusResponse')),
+          ...errors(400, 401, 404, 500),
+        },
+      },
+    },
+    '/v1/payments/{paymentId}/status': {
+      get: {
+        operationId: 'PartnerPayments_status',
+        summary: 'Read the status of a payment in the partner view',
+        security: [{ ApiKey: [] }],
+        parameters: [versionParam, pathParam('paymentId', 'PaymentId', 'Payment identifier.')],
+        responses: {
+          '200': jsonResponse('Payment status.', ref('PaymentStatusResponse')),
+          ...errors(400, 401, 404, 500),
+        },
+      },
+    },
+    '/v1/merchants': {
+      post: {
+        operationId: 'Merchants_create',
+        summary: 'Create a merchant',
+        security: [{ BearerAuth: [] }],
+        parameters: [
+          versionParam,
+          {
+            name: IDEMPOTENCY_KEY_HEADER,
+            in: 'header',
+            required: false,
+            description: 'A unique value per creation request; a retry with the same key and body returns the same merchant.',
+            schema: { type: 'string', minLength: 1, maxLength: 255 },
+          },
+        ],
+        requestBody: jsonBody(input('CreateMerchantRequest')),
+        responses: {
+          '201': jsonResponse('Merchant created.', ref('MerchantResponse')),
+          ...errors(400, 401, 409, 500),
+        },
+      },
+    },
+    '/v1/merchants/{merchantId}': {
+      patch: {
+        operationId: 'Merchants_update',
+        summary: 'Update a merchant (a new iconUrl changes the logo)',
+        security: [{ BearerAuth: [] }],
+        parameters: [versionParam, pathParam('merchantId', 'MerchantId', 'Merchant identifier.')],
+        requestBody: jsonBody(input('UpdateMerchantRequest')),
+        responses: {
+          '200': jsonResponse('Merchant updated.', ref('MerchantResponse')),
+          ...errors(400, 401, 404, 500),
+        },
+      },
+    },
+  };
+
+  if (options.sandbox === true) {
+    paths['/v1/sandbox/payments/{paymentId}/simulate'] = {
+      post: {
+        operationId: 'Sandbox_simulate',
+        summary: 'Sandbox only: move a payment to a chosen status',
+        security: [{ ApiKey: [] }],
+        parameters: [versionParam, pathParam('paymentId', 'PaymentId', 'Payment identifier.')],
+        requestBody: jsonBody(input('SimulatePaymentRequest')),
+        responses: {
+          '200': jsonResponse('The payment after the simulated change.', ref('Payment')),
+          ...errors(400, 401, 404, 409, 500),
+        },
+      },
+    };
+  }
+
+  const document = {
+    openapi: '3.1.0',
+    info: {
+      title: 'Till — Pay service interface',
+      version: DEFAULT_API_VERSION,
+      description:
+        `Self-hostable implementation of the Pay service interface. Known API versions: ${API_VERSIONS.join(', ')}; ` +
+        `choose one per request with the ${API_VERSION_HEADER} header.`,
+    },
+    servers: [{ url: options.serverUrl ?? '/' }],
+    paths,
+    components: {
+      schemas,
+      parameters: {
+        PayVersion: {
+          name: API_VERSION_HEADER,
+          in: 'header',
+          required: false,
+          description: "API version for this request; defaults to the partner's pinned version.",
+          schema: ref('ApiVersion'),
+        },
+      },
+      headers: { PayVersion: versionHeader },
+      responses: Object.fromEntries(
+        Object.entries(ERROR_DESCRIPTIONS).map(([status, description]) => [
+          `Error${status}`,
+          jsonResponse(description, ref('ErrorBody')),
+        ]),
+      ),
+      securitySchemes: {
+        ApiKey: { type: 'apiKey', in: 'header', name: API_KEY_HEADER, description: 'Private API key; server-side only.' },
+        MerchantId: { type: 'apiKey', in: 'header', name: MERCHANT_ID_HEADER, description: 'Merchant identifier.' },
+        BearerAuth: { type: 'http', scheme: 'bearer', description: 'The API key as a bearer token.' },
+        AppId: { type: 'apiKey', in: 'header', name: APP_ID_HEADER, description: 'Public App ID for wallet authentication.' },
+        ClientId: { type: 'apiKey', in: 'header', name: CLIENT_ID_HEADER, description: 'Client id; required with App-Id.' },
+      },
+    },
+  };
+  // A JSON round trip drops the `undefined` defaults that `.catch(undefined)` leaves behind.
+  return JSON.parse(JSON.stringify(document)) as Record<string, unknown>;
+}

@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import {
+  FINAL_STATUSES,
+  isFinalStatus,
+  isTerminalListingStatus,
+  ListingPaymentStatus,
+  MerchantPaymentStatus,
+  toListingStatus,
+} from './status.ts';
+
+describe('merchant view', () => {
+  it('has the five statuses of spec section 3', () => {
+    expect(MerchantPaymentStatus.options).toEqual(['pending', 'processing', 'succeeded', 'failed', 'expired']);
+  });
+
+  it.each([
+    ['pending', false],
+    ['processing', false],
+    ['succeeded', true],
+    ['failed', true],
+    ['expired', true],
+  ] as const)('%s is final: %s', (status, final) => {
+    expect(isFinalStatus(status)).toBe(final);
+  });
+
+  it('lists exactly the final statuses', () => {
+    expect([...FINAL_STATUSES].sort()).toEqual(['expired', 'failed', 'succeeded']);
+  });
+
+  it('refuses listing-only values', () => {
+    expect(MerchantPaymentStatus.safeParse('requires_action').success).toBe(false);
+    expect(MerchantPaymentStatus.safeParse('cancelled').success).toBe(false);
+    expect(MerchantPaymentStatus.safeParse('SUCCEEDED').success).toBe(false);
+  });
+});
+
+describe('listing view', () => {
+  it('has the six statuses of spec section 2.1', () => {
+    expect(ListingPaymentStatus.options).toEqual(['requires_action', 'processing', 'succeeded', 'failed', 'expired', 'cancelled']);
+  });
+
+  it.each([
+    ['requires_action', false],
+    ['processing', false],
+    ['succeeded', true],
+    ['failed', true],
+    ['expired', true],
+    ['cancelled', true],
+  ] as const)('%s is terminal: %s', (status, terminal) => {
+    expect(isTerminalListingStatus(status)).toBe(terminal);
+  });
+
+  it.each([
+    ['pending', 'requires_action'],
+    ['processing', 'processing'],
+    ['succeeded', 'succeeded'],
+    ['failed', 'failed'],
+    ['expired', 'expired'],
+  ] as const)('maps %s to %s', (merchant, listing) => {
+    expect(toListingStatus(merchant)).toBe(listing);
+  });
+
+  it('keeps finality across the mapping', () => {
+    for (const status of MerchantPaymentStatus.options) {
+      expect(isTerminalListingStatus(toListingStatus(status))).toBe(isFinalStatus(status));
+    }
+  });
+});
