@@ -4,6 +4,9 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runTill, startTill } from './till-process.test-helper.ts'
 
+// Each `till` process opens its own PGlite (seconds each on a busy 2-core machine).
+const PROCESS_TEST_TIMEOUT = 90_000
+
 const body = (referenceId: string) =>
   JSON.stringify({ amount: { unit: 'iso4217/EUR', value: '1250' }, referenceId })
 
@@ -78,7 +81,7 @@ describe('operators onboard a partner and a merchant, and the service keeps its 
     const status = await fetch(`${String(second.ready.baseUrl)}/v1/merchant/payment/${paymentId}/status`, { headers })
     expect(await status.json()).toEqual({ status: 'pending', isFinal: false })
     expect(await second.stop()).toBe(0)
-  })
+  }, PROCESS_TEST_TIMEOUT)
 })
 
 describe('till serve --sandbox --json', () => {
@@ -101,5 +104,5 @@ describe('till serve --sandbox --json', () => {
     } finally {
       expect(await till.stop()).toBe(0)
     }
-  })
+  }, PROCESS_TEST_TIMEOUT)
 })
