@@ -32,7 +32,7 @@ function runChild(command, args) {
 
 /** @returns {Promise<Counts>} */
 async function typecheck() {
-  const code = await runChild('pnpm', ['-s', 'typecheck']);
+  const code = await runChild('pnpm', ['run', 'typecheck']);
   return code === 0 ? { passed: 1, failed: 0, skipped: 0 } : { passed: 0, failed: 1, skipped: 0 };
 }
 

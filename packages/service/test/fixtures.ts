@@ -1,7 +1,8 @@
 import { DEFAULT_API_VERSION, type ApiVersion } from '@till/contract'
 import pg from 'pg'
 import { pino } from 'pino'
-import { inject } from 'vitest'
+import type { FastifyInstance } from 'fastify'
+import { afterAll, beforeAll, beforeEach, inject } from 'vitest'
 import { createApp, type AppConfig } from '../src/app.ts'
 import { migrate } from '../src/db/migrate.ts'
 import { openPGlite } from '../src/db/pglite.ts'
@@ -127,3 +128,23 @@ export const createBody = (overrides: Record<string, unknown> = {}) => ({
 
 /** A logger that says nothing, for components tested without an app. */
 export const silentLog = pino({ level: 'silent' })
+
+export type TestAppContext = { tdb: TestDatabase; app: FastifyInstance }
+
+/**
+ * The usual fixture of a route test: one database and one app for the file, every table emptied before each
+ * test. Returns a context whose fields are filled in by the time tests run.
+ */
+export function useTestApp(options: { clock?: Clock; config?: Partial<AppConfig> } = {}): TestAppContext {
+  const context = {} as TestAppContext
+  beforeAll(async () => {
+    context.tdb = await openTestDatabase()
+    context.app = await testApp(context.tdb.db, options)
+  })
+  afterAll(async () => {
+    await context.app?.close()
+    await context.tdb?.close()
+  })
+  beforeEach(() => context.tdb.reset())
+  return context
+}

@@ -1,33 +1,22 @@
 import { ErrorBody } from '@till/contract'
-import type { FastifyInstance } from 'fastify'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { createAccount, createBody, openTestDatabase, testApp, type Account, type TestDatabase } from '../../test/fixtures.ts'
+import { beforeEach, describe, expect, it } from 'vitest'
+import { createAccount, createBody, type Account, useTestApp } from '../../test/fixtures.ts'
 import { accountStore } from '../store/accounts.ts'
 
-let tdb: TestDatabase
-let app: FastifyInstance
 let account: Account
 
-beforeAll(async () => {
-  tdb = await openTestDatabase()
-  app = await testApp(tdb.db)
-})
-afterAll(async () => {
-  await app.close()
-  await tdb.close()
-})
+const ctx = useTestApp()
 beforeEach(async () => {
-  await tdb.reset()
-  account = await createAccount(tdb.db)
+  account = await createAccount(ctx.tdb.db)
 })
 
 const create = (headers: Record<string, string>) =>
-  app.inject({ method: 'POST', url: '/v1/merchant/payment', headers, payload: createBody() })
+  ctx.app.inject({ method: 'POST', url: '/v1/merchant/payment', headers, payload: createBody() })
 const errorOf = (response: { json(): unknown }) => ErrorBody.parse(response.json())
 
 describe('Api-Key (section 5)', () => {
   it('answers a request without a key with 401 missing_api_key, before reading the body', async () => {
-    const response = await app.inject({
+    const response = await ctx.app.inject({
       method: 'POST',
       url: '/v1/merchant/payment',
       headers: { 'merchant-id': account.merchantId, 'content-type': 'application/json' },
@@ -55,19 +44,19 @@ describe('Api-Key (section 5)', () => {
 
   it('refuses a revoked key', async () => {
     expect((await create(account.headers)).statusCode).toBe(201)
-    await accountStore(tdb.db).revokeApiKeys({ partnerId: account.partnerId, now: new Date() })
+    await accountStore(ctx.tdb.db).revokeApiKeys({ partnerId: account.partnerId, now: new Date() })
     const response = await create(account.headers)
     expect(response.statusCode).toBe(401)
     expect(errorOf(response).code).toBe('invalid_api_key')
   })
 
   it('never stores the key itself', async () => {
-    const rows = await tdb.db.query<{ row: string }>('SELECT row_to_json(api_keys)::text AS row FROM api_keys')
+    const rows = await ctx.tdb.db.query<{ row: string }>('SELECT row_to_json(api_keys)::text AS row FROM api_keys')
     for (const { row } of rows) expect(row).not.toContain(account.apiKey.split('_').at(-1))
   })
 
   it('protects the partner status endpoint too', async () => {
-    const response = await app.inject({ url: '/v1/payments/pay_00000000000000000000000000000000/status' })
+    const response = await ctx.app.inject({ url: '/v1/payments/pay_00000000000000000000000000000000/status' })
     expect(response.statusCode).toBe(401)
     expect(errorOf(response).code).toBe('missing_api_key')
   })
@@ -87,7 +76,7 @@ describe('Merchant-Id', () => {
   })
 
   it('must name a merchant of the key’s own partner', async () => {
-    const other = await createAccount(tdb.db)
+    const other = await createAccount(ctx.tdb.db)
     const response = await create({ ...account.headers, 'merchant-id': other.merchantId })
     expect(response.statusCode).toBe(404)
     expect(errorOf(response).code).toBe('merchant_not_found')
@@ -96,7 +85,7 @@ describe('Merchant-Id', () => {
 
 describe('Pay-Version (section 9)', () => {
   it('uses the partner’s pinned version when the header is absent', async () => {
-    const preview = await createAccount(tdb.db, { version: '2026-02-19.preview' })
+    const preview = await createAccount(ctx.tdb.db, { version: '2026-02-19.preview' })
     const response = await create(preview.headers)
     expect(response.statusCode).toBe(201)
     expect(response.headers['pay-version']).toBe('2026-02-19.preview')
@@ -109,7 +98,7 @@ describe('Pay-Version (section 9)', () => {
   })
 
   it('refuses a version older than the pin with api_version_downgrade', async () => {
-    const preview = await createAccount(tdb.db, { version: '2026-02-19.preview' })
+    const preview = await createAccount(ctx.tdb.db, { version: '2026-02-19.preview' })
     const response = await create({ ...preview.headers, 'pay-version': '2026-02-18' })
     expect(response.statusCode).toBe(400)
     expect(errorOf(response).code).toBe('api_version_downgrade')
@@ -128,7 +117,7 @@ describe('Pay-Version (section 9)', () => {
   })
 
   it('answers the resolved version on every /v1 response, errors included', async () => {
-    const response = await app.inject({ url: '/v1/merchant/payment/pay_x/status', headers: account.headers })
+    const response = await ctx.app.inject({ url: '/v1/merchant/payment/pay_x/status', headers: account.headers })
     expect(response.statusCode).toBe(404)
     expect(response.headers['pay-version']).toBe('2026-02-18')
   })
@@ -136,13 +125,13 @@ describe('Pay-Version (section 9)', () => {
 
 describe('unknown routes', () => {
   it('answer with the spec’s error body', async () => {
-    const response = await app.inject({ url: '/nowhere' })
+    const response = await ctx.app.inject({ url: '/nowhere' })
     expect(response.statusCode).toBe(404)
     expect(errorOf(response).code).toBe('not_found')
   })
 
   it('has no sandbox route outside sandbox mode', async () => {
-    const response = await app.inject({
+    const response = await ctx.app.inject({
       method: 'POST',
       url: '/v1/sandbox/payments/pay_00000000000000000000000000000000/simulate',
       headers: account.headers,

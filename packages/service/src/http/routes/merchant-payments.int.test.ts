@@ -1,30 +1,19 @@
 import { CreatePaymentResponse, ErrorBody, MerchantPaymentStatusResponse } from '@till/contract'
-import type { FastifyInstance } from 'fastify'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { CHECKOUT_URL, createAccount, createBody, openTestDatabase, testApp, testClock, type Account, type TestDatabase } from '../../../test/fixtures.ts'
+import { beforeEach, describe, expect, it } from 'vitest'
+import { CHECKOUT_URL, createAccount, createBody, testClock, type Account, useTestApp } from '../../../test/fixtures.ts'
 import { accountStore } from '../../store/accounts.ts'
 import { paymentStore } from '../../store/payments.ts'
 
-let tdb: TestDatabase
-let app: FastifyInstance
 let account: Account
 const clock = testClock()
 
-beforeAll(async () => {
-  tdb = await openTestDatabase()
-  app = await testApp(tdb.db, { clock })
-})
-afterAll(async () => {
-  await app.close()
-  await tdb.close()
-})
+const ctx = useTestApp({ clock })
 beforeEach(async () => {
-  await tdb.reset()
-  account = await createAccount(tdb.db)
+  account = await createAccount(ctx.tdb.db)
 })
 
 const create = (body: unknown, headers: Record<string, string> = account.headers) =>
-  app.inject({ method: 'POST', url: '/v1/merchant/payment', headers, payload: body as object })
+  ctx.app.inject({ method: 'POST', url: '/v1/merchant/payment', headers, payload: body as object })
 
 describe('POST /v1/merchant/payment', () => {
   it('creates a pending payment with an unguessable id under the checkout URL', async () => {
@@ -48,7 +37,7 @@ describe('POST /v1/merchant/payment', () => {
     const big = '9223372036854775807'
     const response = await create(createBody({ amount: { unit: 'iso4217/JPY', value: big } }))
     expect(response.statusCode).toBe(201)
-    const stored = await paymentStore(tdb.db).findById(response.json<{ paymentId: string }>().paymentId)
+    const stored = await paymentStore(ctx.tdb.db).findById(response.json<{ paymentId: string }>().paymentId)
     expect(stored?.amountMinor).toBe(9223372036854775807n)
     expect(stored?.currency).toBe('JPY')
   })
@@ -91,7 +80,7 @@ describe('POST /v1/merchant/payment', () => {
   })
 
   it('answers malformed JSON with invalid_params', async () => {
-    const response = await app.inject({
+    const response = await ctx.app.inject({
       method: 'POST',
       url: '/v1/merchant/payment',
       headers: { ...account.headers, 'content-type': 'application/json' },
@@ -102,7 +91,7 @@ describe('POST /v1/merchant/payment', () => {
   })
 
   it('answers a body that is not JSON with 415', async () => {
-    const response = await app.inject({
+    const response = await ctx.app.inject({
       method: 'POST',
       url: '/v1/merchant/payment',
       headers: { ...account.headers, 'content-type': 'text/plain' },
@@ -114,7 +103,7 @@ describe('POST /v1/merchant/payment', () => {
 
   it('answers a JSON array or null body with params_validation', async () => {
     for (const payload of ['[]', 'null', '"text"']) {
-      const response = await app.inject({
+      const response = await ctx.app.inject({
         method: 'POST',
         url: '/v1/merchant/payment',
         headers: { ...account.headers, 'content-type': 'application/json' },
@@ -136,7 +125,7 @@ describe('redirect URLs', () => {
   const redirectOf = async (checkout: unknown) => {
     const response = await create(createBody({ checkout }))
     expect(response.statusCode).toBe(201)
-    const stored = await paymentStore(tdb.db).findById(response.json<{ paymentId: string }>().paymentId)
+    const stored = await paymentStore(ctx.tdb.db).findById(response.json<{ paymentId: string }>().paymentId)
     return { enabled: stored?.redirectEnabled, success: stored?.successUrl, error: stored?.errorUrl }
   }
 
@@ -172,7 +161,7 @@ describe('redirect URLs', () => {
 describe('GET /v1/merchant/payment/{id}/status', () => {
   it('reads the status of the merchant’s own payment', async () => {
     const { paymentId } = (await create(createBody())).json<{ paymentId: string }>()
-    const response = await app.inject({ url: `/v1/merchant/payment/${paymentId}/status`, headers: account.headers })
+    const response = await ctx.app.inject({ url: `/v1/merchant/payment/${paymentId}/status`, headers: account.headers })
     expect(response.statusCode).toBe(200)
     expect(MerchantPaymentStatusResponse.parse(response.json())).toEqual({ status: 'pending', isFinal: false })
   })
@@ -180,7 +169,7 @@ describe('GET /v1/merchant/payment/{id}/status', () => {
   it('hides another merchant’s payment of the same partner behind a 404', async () => {
     const { paymentId } = (await create(createBody())).json<{ paymentId: string }>()
     const { merchantId } = await createAccountMerchant(account.partnerId)
-    const response = await app.inject({
+    const response = await ctx.app.inject({
       url: `/v1/merchant/payment/${paymentId}/status`,
       headers: { ...account.headers, 'merchant-id': merchantId },
     })
@@ -190,15 +179,15 @@ describe('GET /v1/merchant/payment/{id}/status', () => {
 
   it('hides another partner’s payment behind a 404', async () => {
     const { paymentId } = (await create(createBody())).json<{ paymentId: string }>()
-    const other = await createAccount(tdb.db)
-    const response = await app.inject({ url: `/v1/merchant/payment/${paymentId}/status`, headers: other.headers })
+    const other = await createAccount(ctx.tdb.db)
+    const response = await ctx.app.inject({ url: `/v1/merchant/payment/${paymentId}/status`, headers: other.headers })
     expect(response.statusCode).toBe(404)
     expect(response.json<ErrorBody>().code).toBe('payment_not_found')
   })
 
   it('answers an unknown or malformed id with 404', async () => {
     for (const id of ['pay_00000000000000000000000000000000', 'nope', "1' OR '1'='1"]) {
-      const response = await app.inject({ url: `/v1/merchant/payment/${encodeURIComponent(id)}/status`, headers: account.headers })
+      const response = await ctx.app.inject({ url: `/v1/merchant/payment/${encodeURIComponent(id)}/status`, headers: account.headers })
       expect(response.statusCode).toBe(404)
       expect(ErrorBody.parse(response.json()).code).toBe('payment_not_found')
     }
@@ -206,6 +195,6 @@ describe('GET /v1/merchant/payment/{id}/status', () => {
 })
 
 async function createAccountMerchant(partnerId: string) {
-  const merchant = await accountStore(tdb.db).createMerchant({ partnerId, name: 'Second', email: 'b@example.com', now: new Date() })
+  const merchant = await accountStore(ctx.tdb.db).createMerchant({ partnerId, name: 'Second', email: 'b@example.com', now: new Date() })
   return { merchantId: merchant.id }
 }

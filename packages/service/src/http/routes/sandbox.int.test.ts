@@ -1,34 +1,23 @@
 import { ErrorBody, Payment } from '@till/contract'
-import type { FastifyInstance } from 'fastify'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { createAccount, createBody, openTestDatabase, testApp, type Account, type TestDatabase } from '../../../test/fixtures.ts'
+import { beforeEach, describe, expect, it } from 'vitest'
+import { createAccount, createBody, type Account, useTestApp } from '../../../test/fixtures.ts'
 import { ensureSandboxAccounts } from '../../sandbox/seed.ts'
 import { paymentStore } from '../../store/payments.ts'
 
-let tdb: TestDatabase
-let app: FastifyInstance
 let sandbox: Account
 
-beforeAll(async () => {
-  tdb = await openTestDatabase()
-  app = await testApp(tdb.db, { config: { sandbox: true } })
-})
-afterAll(async () => {
-  await app.close()
-  await tdb.close()
-})
+const ctx = useTestApp({ config: { sandbox: true } })
 beforeEach(async () => {
-  await tdb.reset()
-  sandbox = await createAccount(tdb.db, { sandbox: true })
+  sandbox = await createAccount(ctx.tdb.db, { sandbox: true })
 })
 
 async function newPayment(body: Record<string, unknown> = {}) {
-  const response = await app.inject({ method: 'POST', url: '/v1/merchant/payment', headers: sandbox.headers, payload: createBody(body) })
+  const response = await ctx.app.inject({ method: 'POST', url: '/v1/merchant/payment', headers: sandbox.headers, payload: createBody(body) })
   expect(response.statusCode).toBe(201)
   return response.json<{ paymentId: string }>().paymentId
 }
 const simulate = (paymentId: string, outcome: unknown, headers = sandbox.headers) =>
-  app.inject({ method: 'POST', url: `/v1/sandbox/payments/${paymentId}/simulate`, headers, payload: { outcome } })
+  ctx.app.inject({ method: 'POST', url: `/v1/sandbox/payments/${paymentId}/simulate`, headers, payload: { outcome } })
 
 describe('POST /v1/sandbox/payments/{paymentId}/simulate', () => {
   it('succeeds a payment through processing and leaves realistic listing data', async () => {
@@ -47,7 +36,7 @@ describe('POST /v1/sandbox/payments/{paymentId}/simulate', () => {
     expect(payment.fees).toMatchObject({ total: { unit: 'iso4217/EUR', value: '40' }, percentage: '0.4' })
     expect(payment.settlement).toMatchObject({ settled: true, amount: { unit: 'iso4217/EUR', value: '9960' } })
     expect(payment.settledAt).toBeDefined()
-    const steps = (await paymentStore(tdb.db).transitions(paymentId)).map((t) => t.to_status)
+    const steps = (await paymentStore(ctx.tdb.db).transitions(paymentId)).map((t) => t.to_status)
     expect(steps).toEqual(['pending', 'processing', 'succeeded'])
   })
 
@@ -68,7 +57,7 @@ describe('POST /v1/sandbox/payments/{paymentId}/simulate', () => {
   it('shows pending as requires_action in the listing view', async () => {
     const paymentId = await newPayment()
     await simulate(paymentId, 'processing')
-    const status = await app.inject({ url: `/v1/payments/${paymentId}/status`, headers: { 'api-key': sandbox.apiKey } })
+    const status = await ctx.app.inject({ url: `/v1/payments/${paymentId}/status`, headers: { 'api-key': sandbox.apiKey } })
     expect(status.json()).toEqual({ paymentId, status: 'processing', isTerminal: false })
   })
 
@@ -94,37 +83,37 @@ describe('POST /v1/sandbox/payments/{paymentId}/simulate', () => {
   })
 
   it('is not for live keys, even on a sandbox server', async () => {
-    const live = await createAccount(tdb.db)
-    const response = await app.inject({ method: 'POST', url: '/v1/merchant/payment', headers: live.headers, payload: createBody() })
+    const live = await createAccount(ctx.tdb.db)
+    const response = await ctx.app.inject({ method: 'POST', url: '/v1/merchant/payment', headers: live.headers, payload: createBody() })
     const paymentId = response.json<{ paymentId: string }>().paymentId
     expect((await simulate(paymentId, 'succeeded', live.headers)).statusCode).toBe(404)
   })
 
   it('cannot touch another partner’s payment', async () => {
     const paymentId = await newPayment()
-    const other = await createAccount(tdb.db, { sandbox: true })
+    const other = await createAccount(ctx.tdb.db, { sandbox: true })
     expect((await simulate(paymentId, 'succeeded', other.headers)).statusCode).toBe(404)
   })
 
   it('accepts loopback return URLs in sandbox mode', async () => {
     const paymentId = await newPayment({ checkout: { successUrl: 'https://localhost:5173/return', errorUrl: 'https://127.0.0.1:5173/return' } })
-    expect((await paymentStore(tdb.db).findById(paymentId))?.redirectEnabled).toBe(true)
+    expect((await paymentStore(ctx.tdb.db).findById(paymentId))?.redirectEnabled).toBe(true)
   })
 })
 
 describe('sandbox accounts', () => {
   it('are created once and reused, with a fresh key each start', async () => {
     const clock = { now: () => new Date() }
-    const first = await ensureSandboxAccounts(tdb.db, clock)
-    const second = await ensureSandboxAccounts(tdb.db, clock)
+    const first = await ensureSandboxAccounts(ctx.tdb.db, clock)
+    const second = await ensureSandboxAccounts(ctx.tdb.db, clock)
     expect(second.partnerId).toBe(first.partnerId)
     expect(second.merchantId).toBe(first.merchantId)
     expect(second.apiKey).not.toBe(first.apiKey)
     const headers = { 'api-key': first.apiKey, 'merchant-id': first.merchantId }
-    expect((await app.inject({ method: 'POST', url: '/v1/merchant/payment', headers, payload: createBody() })).statusCode).toBe(401)
-    const kept = await ensureSandboxAccounts(tdb.db, clock, second.apiKey)
+    expect((await ctx.app.inject({ method: 'POST', url: '/v1/merchant/payment', headers, payload: createBody() })).statusCode).toBe(401)
+    const kept = await ensureSandboxAccounts(ctx.tdb.db, clock, second.apiKey)
     expect(kept.apiKey).toBe(second.apiKey)
-    const response = await app.inject({
+    const response = await ctx.app.inject({
       method: 'POST',
       url: '/v1/merchant/payment',
       headers: { 'api-key': kept.apiKey, 'merchant-id': kept.merchantId },
