@@ -77,7 +77,7 @@ export async function serve(argv: string[], env: Record<string, string | undefin
       })}\n`,
     )
   } else {
-    process.stdout.write(readyBanner(baseUrl, checkoutUrl, sandbox))
+    process.stdout.write(readyBanner(baseUrl, checkoutUrl, describeStorage(storage), sandbox))
   }
 
   await new Promise<void>((resolve) => {
@@ -98,8 +98,8 @@ export async function serve(argv: string[], env: Record<string, string | undefin
   return 0
 }
 
-function readyBanner(baseUrl: string, checkoutUrl: string, sandbox: SandboxAccounts | undefined): string {
-  const lines = [`Till is listening on ${baseUrl}`, `  checkout page  ${checkoutUrl}/<paymentId>`, `  OpenAPI        ${baseUrl}/openapi.json`]
+function readyBanner(baseUrl: string, checkoutUrl: string, storage: string, sandbox: SandboxAccounts | undefined): string {
+  const lines = [`Till is listening on ${baseUrl}`, `  data           ${storage}`, `  checkout page  ${checkoutUrl}/<paymentId>`, `  OpenAPI        ${baseUrl}/openapi.json`]
   if (sandbox) {
     lines.push(
       'Sandbox mode:',
