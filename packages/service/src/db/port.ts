@@ -16,5 +16,18 @@ export interface Database extends Queryable {
   readonly dialect: 'pglite' | 'postgres'
   /** Runs `work` in one transaction; rolls back when it throws. */
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>
+  /**
+   * Listens for NOTIFY messages on `channel` sent by other connections, reconnecting when the connection
+   * drops. Absent where no other process can write (embedded PGlite is one process's database).
+   */
+  subscribe?(channel: string, handlers: SubscriptionHandlers): Promise<() => Promise<void>>
   close(): Promise<void>
+}
+
+export type SubscriptionHandlers = {
+  message(payload: string): void
+  /** Listening (again): messages from now on will arrive. */
+  connected(): void
+  /** The listening connection is gone: messages may be missed until `connected` is called again. */
+  lost(error: unknown): void
 }

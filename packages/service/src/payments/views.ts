@@ -24,11 +24,11 @@ export function createPaymentResponse(payment: PaymentRecord, gatewayUrl: string
   }
 }
 
-export function merchantStatusResponse(payment: PaymentRecord): MerchantPaymentStatusResponse {
+export function merchantStatusResponse(payment: Pick<PaymentRecord, 'status'>): MerchantPaymentStatusResponse {
   return { status: payment.status, isFinal: isFinalStatus(payment.status) }
 }
 
-export function partnerStatusResponse(payment: PaymentRecord): PaymentStatusResponse {
+export function partnerStatusResponse(payment: Pick<PaymentRecord, 'id' | 'status'>): PaymentStatusResponse {
   return { paymentId: payment.id, status: toListingStatus(payment.status), isTerminal: isFinalStatus(payment.status) }
 }
 

@@ -1,6 +1,7 @@
 import type { MerchantPaymentStatus } from '@till/contract'
 import type { Queryable } from '../db/port.ts'
 import { sourcesOf } from '../domain/lifecycle.ts'
+import type { CachedStatus } from '../payments/status-cache.ts'
 import { PAYMENT_COLUMNS, toPaymentRecord, type PaidDetails, type PaymentRecord, type PaymentRow } from './payment-record.ts'
 
 export type NewPayment = Omit<PaymentRecord, 'status' | 'updatedAt' | 'paid'>
@@ -52,6 +53,23 @@ export function paymentStore(db: Queryable) {
         [merchantId, referenceId],
       )
       return row && toPaymentRecord(row)
+    },
+
+    /** Just what a status read needs: a narrow row is cheaper to produce and to parse. */
+    async findStatus(id: string): Promise<CachedStatus | undefined> {
+      const [row] = await db.query<{ id: string; merchant_id: string; partner_id: string; status: MerchantPaymentStatus; expires_at: Date }>(
+        'SELECT id, merchant_id, partner_id, status, expires_at FROM payments WHERE id = $1',
+        [id],
+      )
+      return (
+        row && {
+          id: row.id,
+          merchantId: row.merchant_id,
+          partnerId: row.partner_id,
+          status: row.status,
+          expiresAt: row.expires_at.getTime(),
+        }
+      )
     },
 
     async findById(id: string): Promise<PaymentRecord | undefined> {

@@ -37,7 +37,7 @@ export function merchantPaymentRoutes(app: FastifyInstance, deps: MerchantPaymen
     const merchantId = await requireMerchant(request, deps.auth)
     const { id } = request.params
     const payment = PAYMENT_ID_PATTERN.test(id)
-      ? await deps.payments.readForMerchant(id, merchantId, principalOf(request).partnerId)
+      ? await deps.payments.statusForMerchant(id, merchantId, principalOf(request).partnerId)
       : undefined
     if (!payment) throw paymentNotFound(id)
     return merchantStatusResponse(payment)

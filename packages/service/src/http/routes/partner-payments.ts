@@ -10,7 +10,7 @@ export function partnerPaymentRoutes(app: FastifyInstance, deps: { payments: Pay
   app.get<{ Params: { paymentId: string } }>('/v1/payments/:paymentId/status', async (request) => {
     const { paymentId } = request.params
     const payment = PAYMENT_ID_PATTERN.test(paymentId)
-      ? await deps.payments.readForPartner(paymentId, principalOf(request).partnerId)
+      ? await deps.payments.statusForPartner(paymentId, principalOf(request).partnerId)
       : undefined
     if (!payment) throw paymentNotFound(paymentId)
     return partnerStatusResponse(payment)

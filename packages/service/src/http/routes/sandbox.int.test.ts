@@ -54,6 +54,17 @@ describe('POST /v1/sandbox/payments/{paymentId}/simulate', () => {
     expect(Payment.parse(response.json()).status).toBe(outcome)
   })
 
+  it('reads its own change at once, even with the old status in memory', async () => {
+    const paymentId = await newPayment()
+    const status = async () =>
+      (await ctx.app.inject({ url: `/v1/merchant/payment/${paymentId}/status`, headers: sandbox.headers })).json<{ status: string }>()
+    expect(await status()).toEqual({ status: 'pending', isFinal: false })
+    await simulate(paymentId, 'processing')
+    expect(await status()).toEqual({ status: 'processing', isFinal: false })
+    await simulate(paymentId, 'succeeded')
+    expect(await status()).toEqual({ status: 'succeeded', isFinal: true })
+  })
+
   it('shows pending as requires_action in the listing view', async () => {
     const paymentId = await newPayment()
     await simulate(paymentId, 'processing')

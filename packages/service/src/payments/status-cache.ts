@@ -1,0 +1,75 @@
+import type { MerchantPaymentStatus } from '@till/contract'
+
+export type CachedStatus = {
+  id: string
+  merchantId: string
+  partnerId: string
+  status: MerchantPaymentStatus
+  /** Milliseconds since the epoch. */
+  expiresAt: number
+}
+
+// A payment's state only moves forward along this order, so of two observations the later state is the
+// newer one, whatever order they arrive in. Terminal states share a rank: a terminal state never changes.
+const RANK: Record<MerchantPaymentStatus, number> = { pending: 0, processing: 1, succeeded: 2, failed: 2, expired: 2 }
+const isTerminal = (status: MerchantPaymentStatus) => RANK[status] === 2
+
+/**
+ * An in-memory cache of payment statuses that status reads can trust. It may lag behind the database
+ * (a read then says pending or processing a moment longer) but never runs ahead of it: every entry comes
+ * from a committed row or a committed transition, and merging keeps the later state. Terminal entries are
+ * final. Non-terminal entries are kept only while every writer's changes reach the cache — always for
+ * embedded PGlite (one process), and for PostgreSQL while the NOTIFY subscription is connected.
+ */
+export function statusCache(options: { maxEntries?: number; complete: boolean }) {
+  const max = options.maxEntries ?? 100_000
+  const entries = new Map<string, CachedStatus>()
+  let complete = options.complete
+  // Bumped whenever changes may have been missed; a read that began before it must not fill the cache.
+  let generation = 0
+
+  function put(entry: CachedStatus) {
+    const known = entries.get(entry.id)
+    if (known && RANK[known.status] >= RANK[entry.status]) return
+    if (!known && entries.size >= max) entries.delete(entries.keys().next().value ?? '')
+    entries.set(entry.id, entry)
+  }
+
+  return {
+    /** Call before reading from the database; pass the result to `remember`. */
+    generation: () => generation,
+
+    get(id: string): CachedStatus | undefined {
+      const entry = entries.get(id)
+      return entry && (complete || isTerminal(entry.status)) ? entry : undefined
+    },
+
+    /** A row read from the database when `since` was the generation. */
+    remember(entry: CachedStatus, since: number) {
+      if (since !== generation) return
+      if (complete || isTerminal(entry.status)) put(entry)
+    },
+
+    /** A change this process made, or one announced by another instance: already committed. */
+    changed(entry: CachedStatus) {
+      if (complete || isTerminal(entry.status)) put(entry)
+    },
+
+    /** Changes may be missed from now on (the subscription dropped): forget what may go stale. */
+    incomplete() {
+      complete = false
+      generation++
+      for (const [id, entry] of entries) if (!isTerminal(entry.status)) entries.delete(id)
+    },
+
+    /** Every change reaches the cache again. */
+    completeAgain() {
+      generation++
+      complete = true
+    },
+
+    size: () => entries.size,
+  }
+}
+
+export type StatusCache = ReturnType<typeof statusCache>

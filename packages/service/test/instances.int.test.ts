@@ -1,0 +1,49 @@
+import type { FastifyInstance } from 'fastify'
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it, vi } from 'vitest'
+import { createAccount, createBody, openTestDatabase, testApp, type Account, type TestDatabase } from './fixtures.ts'
+
+// Several instances share one database only on PostgreSQL.
+const onPostgres = Boolean(inject('databaseUrl'))
+
+describe.skipIf(!onPostgres)('two Till instances on one PostgreSQL', () => {
+  let tdb: TestDatabase
+  let first: FastifyInstance
+  let second: FastifyInstance
+  let account: Account
+
+  beforeAll(async () => {
+    tdb = await openTestDatabase()
+    first = await testApp(tdb.db, { config: { sandbox: true } })
+    second = await testApp(tdb.db, { config: { sandbox: true } })
+  })
+  afterAll(async () => {
+    await first.close()
+    await second.close()
+    await tdb.close()
+  })
+  beforeEach(async () => {
+    await tdb.reset()
+    account = await createAccount(tdb.db, { sandbox: true })
+  })
+
+  const statusOn = async (app: FastifyInstance, paymentId: string) =>
+    (await app.inject({ url: `/v1/merchant/payment/${paymentId}/status`, headers: account.headers })).json<{ status: string }>().status
+
+  it('shows a change made by one instance on the other, which had the old status in memory', async () => {
+    const created = await first.inject({ method: 'POST', url: '/v1/merchant/payment', headers: account.headers, payload: createBody() })
+    const { paymentId } = created.json<{ paymentId: string }>()
+    expect(await statusOn(second, paymentId)).toBe('pending')
+    expect(await statusOn(second, paymentId)).toBe('pending')
+
+    const simulated = await first.inject({
+      method: 'POST',
+      url: `/v1/sandbox/payments/${paymentId}/simulate`,
+      headers: account.headers,
+      payload: { outcome: 'succeeded' },
+    })
+    expect(simulated.statusCode).toBe(200)
+    // The writer reads its own write at once; the other instance as soon as PostgreSQL's NOTIFY arrives.
+    expect(await statusOn(first, paymentId)).toBe('succeeded')
+    await vi.waitFor(async () => expect(await statusOn(second, paymentId)).toBe('succeeded'), { timeout: 5_000, interval: 20 })
+  })
+})
