@@ -74,14 +74,29 @@ function remember<Ready>(server: RunningServer<Ready>): RunningServer<Ready> {
   return server
 }
 
-type PostgresSide = { till: RunningServer<TillReady>; facts: PostgresFacts; postmaster: number | undefined }
+type PostgresSide = {
+  till: RunningServer<TillReady>
+  uncached: RunningServer<TillReady>
+  facts: PostgresFacts
+  postmaster: number | undefined
+}
 
 async function startPostgresSide(nodeFlags: readonly string[] | undefined): Promise<PostgresSide> {
   const cluster = await startBenchCluster((line) => log(`postgres: ${line}`))
   cleanups.push({ name: 'PostgreSQL cluster', stop: () => cluster.stop() })
   const facts = await postgresFacts(cluster.url)
-  const till = remember(await startTill({ name: 'till on PostgreSQL', databaseUrl: cluster.url, ...(nodeFlags ? { nodeFlags } : {}) }))
-  return { till, facts, postmaster: postmasterPid(cluster.dataDir) }
+  const flags = nodeFlags ? { nodeFlags } : {}
+  const till = remember(await startTill({ name: 'till on PostgreSQL', databaseUrl: cluster.url, ...flags }))
+  const uncached = remember(
+    await startTill({
+      name: 'till on PostgreSQL, no status cache',
+      databaseUrl: cluster.url,
+      statusCache: false,
+      sandboxApiKey: till.ready.apiKey,
+      ...flags,
+    }),
+  )
+  return { till, uncached, facts, postmaster: postmasterPid(cluster.dataDir) }
 }
 
 function pgliteVersion(): string {
@@ -140,7 +155,10 @@ async function main(): Promise<number> {
   const [helloStart, pgliteStart, postgresStart] = await Promise.allSettled([
     startHelloServer().then(remember),
     databases.includes('PGlite')
-      ? startTill({ name: 'till on PGlite', ...(nodeFlags ? { nodeFlags } : {}) }).then(remember)
+      ? Promise.all([
+          startTill({ name: 'till on PGlite', ...(nodeFlags ? { nodeFlags } : {}) }).then(remember),
+          startTill({ name: 'till on PGlite, no status cache', statusCache: false, ...(nodeFlags ? { nodeFlags } : {}) }).then(remember),
+        ])
       : Promise.resolve(undefined),
     databases.includes('PostgreSQL') ? startPostgresSide(nodeFlags) : Promise.resolve(undefined),
   ])
@@ -165,13 +183,19 @@ async function main(): Promise<number> {
   const rows: Row[] = []
 
   const postgresSide = postgresStart.status === 'fulfilled' ? postgresStart.value : undefined
-  const services: Array<{ database: Database; till: RunningServer<TillReady> | undefined; postmaster?: number | undefined }> = [
-    { database: 'PGlite', till: pgliteStart.status === 'fulfilled' ? pgliteStart.value : undefined },
-    { database: 'PostgreSQL', till: postgresSide?.till, postmaster: postgresSide?.postmaster },
+  const pglite = pgliteStart.status === 'fulfilled' ? pgliteStart.value : undefined
+  const services: Array<{
+    database: Database
+    till: RunningServer<TillReady> | undefined
+    uncached: RunningServer<TillReady> | undefined
+    postmaster?: number | undefined
+  }> = [
+    { database: 'PGlite', till: pglite?.[0], uncached: pglite?.[1] },
+    { database: 'PostgreSQL', till: postgresSide?.till, uncached: postgresSide?.uncached, postmaster: postgresSide?.postmaster },
   ]
   const notRun: string[] = []
   const replayWarnings: string[] = []
-  for (const { database, till, postmaster } of services) {
+  for (const { database, till, uncached, postmaster } of services) {
     if (!databases.includes(database)) continue
     if (!till) {
       notRun.push(`✗ create payment and status read on ${database}: not measured, the server did not start (see above)`)
@@ -190,6 +214,15 @@ async function main(): Promise<number> {
     log(`status read on ${database}: ${Math.round(status.result.okPerSecond)} req/s`)
     // Stopped at once, so that an idle server (its expiry sweep, its GC) is not running beside the next one.
     await till.stop()
+    // The same read with the status cache off: what a read costs when it has to ask the database (a
+    // payment changed by another instance whose notification has not arrived, or one not read before).
+    if (uncached) {
+      const uncachedProbe = cpuProbe({ server: uncached.pid, postgres: postmaster })
+      const read = await measure(await statusTarget(uncached.ready, await createOnePayment(uncached.ready)), settings, uncachedProbe)
+      rows.push({ scenario: 'status, no cache', database, measurement: read.result, warmup: read.warmup })
+      log(`status read without the cache on ${database}: ${Math.round(read.result.okPerSecond)} req/s`)
+      await uncached.stop()
+    }
     if (till.logLines() > 0) log(`${till.name} wrote ${till.logLines()} log lines at warn level or above (see above)`)
   }
   const bareLast = await measureBare('bare node, last')

@@ -175,9 +175,18 @@ export function startHelloServer(): Promise<RunningServer<{ baseUrl: string }>> 
  * `till serve --sandbox` on in-memory PGlite, or on PostgreSQL when `databaseUrl` is given. The payment
  * TTL is an hour so that no payment expires mid-run and turns a status read into an expiry write.
  */
-export function startTill(input: { name: string; databaseUrl?: string; nodeFlags?: readonly string[] }) {
+export function startTill(input: {
+  name: string
+  databaseUrl?: string
+  nodeFlags?: readonly string[]
+  statusCache?: boolean
+  /** A second server on the same database must keep the first one's sandbox key, not replace it. */
+  sandboxApiKey?: string
+}) {
   const args = ['serve', '--sandbox', '--port', '0', '--host', '127.0.0.1', '--json', '--log-level', 'warn']
   args.push('--payment-ttl', '3600')
+  if (input.statusCache === false) args.push('--status-cache-size', '0')
+  if (input.sandboxApiKey) args.push('--sandbox-api-key', input.sandboxApiKey)
   if (input.databaseUrl) args.push('--database-url', input.databaseUrl)
   return startNodeChild<TillReady>({
     name: input.name,

@@ -28,6 +28,8 @@ export type AppConfig = {
   /** How often pending payments past their deadline are expired; 0 leaves it to reads and to callers. */
   expirySweepMs?: number
   bodyLimitBytes?: number
+  /** Payment statuses kept in memory for status reads (0: none). */
+  statusCacheEntries?: number
 }
 
 export type AppDeps = { db: Database; config: AppConfig; clock?: Clock; logger?: FastifyBaseLogger }
@@ -61,7 +63,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
   const store = paymentStore(db)
   const auth = authenticator({ accounts, ttlMs: config.authCacheTtlMs ?? 5_000 })
   // Embedded PGlite has one writer, this process; PostgreSQL needs the other instances' NOTIFYs first.
-  const cache = statusCache({ complete: !db.subscribe })
+  const cache = statusCache({ complete: !db.subscribe, maxEntries: config.statusCacheEntries ?? 100_000 })
   if (db.subscribe) {
     const subscribe = db.subscribe.bind(db)
     let unsubscribe: (() => Promise<void>) | undefined

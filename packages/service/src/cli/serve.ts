@@ -25,6 +25,8 @@ Options:
   --checkout-url URL    Base address of the hosted checkout page
                         (default: <public-url>/checkout)                             [TILL_CHECKOUT_URL]
   --log-level LEVEL     fatal, error, warn, info, debug, trace or silent (info)      [TILL_LOG_LEVEL]
+  --status-cache-size N Payment statuses kept in memory for status reads; 0 turns
+                        the cache off (100000)                                       [TILL_STATUS_CACHE_SIZE]
   --json                Print one JSON line once ready: baseUrl, checkoutUrl and, in
                         sandbox mode, apiKey, merchantId and version. Logs go to stderr.
   -h, --help            Show this help
@@ -57,6 +59,7 @@ export async function serve(argv: string[], env: Record<string, string | undefin
       sandbox: config.sandbox,
       paymentTtlSeconds: config['payment-ttl'],
       pollInMs: config['poll-ms'],
+      statusCacheEntries: config['status-cache-size'],
       checkoutUrl: () => checkoutUrl,
     },
   })

@@ -21,6 +21,7 @@ export const SERVE_OPTIONS = {
   'checkout-url': { type: 'string' },
   'sandbox-api-key': { type: 'string' },
   'log-level': { type: 'string' },
+  'status-cache-size': { type: 'string' },
   json: { type: 'boolean' },
 } as const
 
@@ -35,6 +36,7 @@ export const SERVE_ENV = {
   'checkout-url': 'TILL_CHECKOUT_URL',
   'sandbox-api-key': 'TILL_SANDBOX_API_KEY',
   'log-level': 'TILL_LOG_LEVEL',
+  'status-cache-size': 'TILL_STATUS_CACHE_SIZE',
 }
 
 /** `till serve` configuration: flags over environment over defaults, parsed once, here. */
@@ -53,6 +55,7 @@ export const ServeConfig = z
       .regex(/^till_sk_test_/, { message: 'must be a sandbox key (till_sk_test_…), as printed by an earlier `till serve --sandbox`' })
       .optional(),
     'log-level': z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    'status-cache-size': integerFlag(0, 10_000_000, 'payment statuses kept in memory for reads; 0 turns the cache off').default(100_000),
     json: booleanFlag.default(false),
   })
   .refine(oneStorage, ONE_STORAGE_MESSAGE)

@@ -53,6 +53,12 @@ describe('the status cache', () => {
     expect(cache.get('pay_a')?.status).toBe('pending')
   })
 
+  it('keeps nothing when its size is 0', () => {
+    const cache = statusCache({ complete: true, maxEntries: 0 })
+    cache.changed(entry('succeeded'))
+    expect(cache.get('pay_1')).toBeUndefined()
+  })
+
   it('stays within its size bound', () => {
     const cache = statusCache({ complete: true, maxEntries: 3 })
     for (const id of ['a', 'b', 'c', 'd']) cache.changed(entry('pending', id))

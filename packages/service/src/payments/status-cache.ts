@@ -29,6 +29,7 @@ export function statusCache(options: { maxEntries?: number; complete: boolean })
   let generation = 0
 
   function put(entry: CachedStatus) {
+    if (max === 0) return
     const known = entries.get(entry.id)
     if (known && RANK[known.status] >= RANK[entry.status]) return
     if (!known && entries.size >= max) entries.delete(entries.keys().next().value ?? '')
