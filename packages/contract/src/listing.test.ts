@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { LISTING_TERMINALITY } from './listing-status.test-data.ts';
 import { Buyer, DateTime, Fees, MerchantSummary, Payment, PaymentListResponse, PaymentListStats, RevenueTotal, Settlement, Transaction } from './listing.ts';
 
 const usd = (value: string) => ({ unit: 'iso4217/USD', value, display: { assetSymbol: 'USD', assetName: 'US Dollar', decimals: 2 } });
@@ -85,14 +86,7 @@ describe('Payment', () => {
     expect(Payment.safeParse(rest).success).toBe(false);
   });
 
-  it.each([
-    ['requires_action', false],
-    ['processing', false],
-    ['succeeded', true],
-    ['failed', true],
-    ['expired', true],
-    ['cancelled', true],
-  ])('requires isTerminal to be %2$s for %1$s', (status, terminal) => {
+  it.each(LISTING_TERMINALITY)('requires isTerminal to be %2$s for %1$s', (status, terminal) => {
     const item = { ...base, status, settlement: undefined, settledAt: undefined };
     expect(Payment.safeParse({ ...item, isTerminal: terminal }).success).toBe(true);
     expect(paymentIssues({ ...item, isTerminal: !terminal })).toEqual([

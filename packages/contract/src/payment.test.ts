@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { LISTING_TERMINALITY } from './listing-status.test-data.ts';
 import {
   CheckoutConfig,
   CreatePaymentRequest,
@@ -176,14 +177,7 @@ describe('MerchantPaymentStatusResponse', () => {
 });
 
 describe('PaymentStatusResponse', () => {
-  it.each([
-    ['requires_action', false],
-    ['processing', false],
-    ['succeeded', true],
-    ['failed', true],
-    ['expired', true],
-    ['cancelled', true],
-  ])('accepts %s with isTerminal %s and refuses the opposite', (status, isTerminal) => {
+  it.each(LISTING_TERMINALITY)('accepts %s with isTerminal %s and refuses the opposite', (status, isTerminal) => {
     expect(PaymentStatusResponse.safeParse({ paymentId: 'p', status, isTerminal }).success).toBe(true);
     expect(PaymentStatusResponse.safeParse({ paymentId: 'p', status, isTerminal: !isTerminal }).success).toBe(false);
   });

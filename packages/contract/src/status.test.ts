@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { LISTING_TERMINALITY } from './listing-status.test-data.ts';
 import {
   FINAL_STATUSES,
   isFinalStatus,
@@ -39,14 +40,7 @@ describe('listing view', () => {
     expect(ListingPaymentStatus.options).toEqual(['requires_action', 'processing', 'succeeded', 'failed', 'expired', 'cancelled']);
   });
 
-  it.each([
-    ['requires_action', false],
-    ['processing', false],
-    ['succeeded', true],
-    ['failed', true],
-    ['expired', true],
-    ['cancelled', true],
-  ] as const)('%s is terminal: %s', (status, terminal) => {
+  it.each(LISTING_TERMINALITY)('%s is terminal: %s', (status, terminal) => {
     expect(isTerminalListingStatus(status)).toBe(terminal);
   });
 
