@@ -17,12 +17,4 @@ describe('migrations', () => {
     expect(applied.map((row) => row.name)).toEqual(files.map((file) => file.name))
   })
 
-  it('create the indexes the lookups rely on', async () => {
-    const indexes = await tdb.db.query<{ indexname: string }>(
-      `SELECT indexname FROM pg_indexes WHERE tablename IN ('payments', 'payment_transitions', 'api_keys', 'merchants')`,
-    )
-    expect(indexes.map((row) => row.indexname)).toEqual(
-      expect.arrayContaining(['payments_live_reference', 'payments_pending_deadline', 'payments_partner_created', 'payment_transitions_payment']),
-    )
-  })
 })
