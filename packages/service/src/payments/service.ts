@@ -132,12 +132,6 @@ export function paymentService(deps: { store: PaymentStore; clock: Clock; policy
       return settleDeadline(payment)
     },
 
-    async readForPartner(id: string, partnerId: string): Promise<PaymentRecord | undefined> {
-      const payment = await store.findById(id)
-      if (!payment || payment.partnerId !== partnerId) return undefined
-      return settleDeadline(payment)
-    },
-
     /**
      * One step along the lifecycle. Refused (409) when the rule or the current state does not allow it;
      * a pending payment past its deadline is expired instead and the refusal says so.
