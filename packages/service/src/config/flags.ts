@@ -13,7 +13,7 @@ export const booleanFlag = z.preprocess((value) => {
 
 export const integerFlag = (min: number, max: number, hint: string) =>
   z.preprocess(
-    (value) => (typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value.trim()) : value),
+    (raw) => (typeof raw === 'string' && /^\d+$/.test(raw.trim()) ? Number(raw.trim()) : raw),
     z
       .number({ message: `must be a whole number (${hint})` })
       .int({ message: `must be a whole number (${hint})` })

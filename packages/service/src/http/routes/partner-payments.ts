@@ -5,7 +5,7 @@ import { partnerStatusResponse } from '../../payments/views.ts'
 import { principalOf } from '../context.ts'
 import { paymentNotFound } from './merchant-payments.ts'
 
-/** Partner-level reads (section 4.4): any payment of any of the partner's merchants. */
+/** Partner-level reads (section 4.4), across every merchant of the partner. */
 export function partnerPaymentRoutes(app: FastifyInstance, deps: { payments: PaymentService }) {
   app.get<{ Params: { paymentId: string } }>('/v1/payments/:paymentId/status', async (request) => {
     const { paymentId } = request.params
