@@ -30,6 +30,17 @@ describe('/openapi.json', () => {
     expect(Object.keys(document.paths['/v1/payments/{paymentId}/status'] ?? {})).toContain('get')
   })
 
+  it('lists only the routes this service answers', async () => {
+    const document = (await live.inject({ url: '/openapi.json' })).json<OpenApi>()
+    for (const [path, operations] of Object.entries(document.paths)) {
+      for (const method of Object.keys(operations).filter((key) => ['get', 'post', 'patch', 'put', 'delete'].includes(key))) {
+        const url = path.replace(/\{[^}]+\}/g, 'pay_00000000000000000000000000000000')
+        const response = await live.inject({ method: method.toUpperCase() as 'GET', url })
+        expect(response.json<{ code: string }>().code, `${method} ${path}`).not.toBe('not_found')
+      }
+    }
+  })
+
   it('documents the simulate endpoint only in sandbox mode', async () => {
     const path = '/v1/sandbox/payments/{paymentId}/simulate'
     await expect(live.inject({ url: '/openapi.json' }).then((r) => r.json<OpenApi>().paths[path])).resolves.toBeUndefined()
