@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LISTING_TERMINALITY } from './listing-status.test-data.ts';
+import { LISTING_TERMINALITY } from './status-tables.test-data.ts';
 import { Buyer, DateTime, Fees, MerchantSummary, Payment, PaymentListResponse, PaymentListStats, RevenueTotal, Settlement, Transaction } from './listing.ts';
 
 const usd = (value: string) => ({ unit: 'iso4217/USD', value, display: { assetSymbol: 'USD', assetName: 'US Dollar', decimals: 2 } });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LISTING_TERMINALITY } from './listing-status.test-data.ts';
+import { LISTING_TERMINALITY, MERCHANT_FINALITY } from './status-tables.test-data.ts';
 import {
   CheckoutConfig,
   CreatePaymentRequest,
@@ -158,13 +158,7 @@ describe('CreatePaymentResponse', () => {
 });
 
 describe('MerchantPaymentStatusResponse', () => {
-  it.each([
-    ['pending', false],
-    ['processing', false],
-    ['succeeded', true],
-    ['failed', true],
-    ['expired', true],
-  ])('accepts %s with isFinal %s and refuses the opposite', (status, isFinal) => {
+  it.each(MERCHANT_FINALITY)('accepts %s with isFinal %s and refuses the opposite', (status, isFinal) => {
     expect(MerchantPaymentStatusResponse.safeParse({ status, isFinal }).success).toBe(true);
     const wrong = MerchantPaymentStatusResponse.safeParse({ status, isFinal: !isFinal });
     expect(wrong.success).toBe(false);

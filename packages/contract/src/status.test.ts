@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LISTING_TERMINALITY } from './listing-status.test-data.ts';
+import { LISTING_TERMINALITY, MERCHANT_FINALITY } from './status-tables.test-data.ts';
 import {
   FINAL_STATUSES,
   isFinalStatus,
@@ -14,13 +14,7 @@ describe('merchant view', () => {
     expect(MerchantPaymentStatus.options).toEqual(['pending', 'processing', 'succeeded', 'failed', 'expired']);
   });
 
-  it.each([
-    ['pending', false],
-    ['processing', false],
-    ['succeeded', true],
-    ['failed', true],
-    ['expired', true],
-  ] as const)('%s is final: %s', (status, final) => {
+  it.each(MERCHANT_FINALITY)('%s is final: %s', (status, final) => {
     expect(isFinalStatus(status)).toBe(final);
   });
 

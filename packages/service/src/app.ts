@@ -11,7 +11,7 @@ import { sandboxRoutes } from './http/routes/sandbox.ts'
 import { randomToken } from './domain/ids.ts'
 import { expirySweeper } from './payments/expiry-sweeper.ts'
 import { paymentService } from './payments/service.ts'
-import { parseStatusNotification, STATUS_CHANNEL } from './payments/status-notifications.ts'
+import { followStatusChanges } from './payments/status-notifications.ts'
 import { statusCache } from './payments/status-cache.ts'
 import { accountStore } from './store/accounts.ts'
 import { paymentStore } from './store/payments.ts'
@@ -21,7 +21,7 @@ export type AppConfig = {
   paymentTtlSeconds: number
   /** The status polling interval suggested to merchants (`pollInMs`). */
   pollInMs: number
-  /** The absolute base address of the hosted checkout page; gatewayUrl is `<checkoutUrl>/<paymentId>`. */
+  /** The absolute base address of the hosted checkout page, no trailing slash: gatewayUrl is `<checkoutUrl>/<paymentId>`. */
   checkoutUrl: () => string
   /** How long an API key record is trusted before it is read again. */
   authCacheTtlMs?: number
@@ -68,17 +68,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
     const subscribe = db.subscribe.bind(db)
     let unsubscribe: (() => Promise<void>) | undefined
     app.addHook('onReady', async () => {
-      unsubscribe = await subscribe(STATUS_CHANNEL, {
-        message(payload) {
-          const change = parseStatusNotification(payload)
-          if (change) cache.changed(change)
-        },
-        connected: () => cache.completeAgain(),
-        lost(error) {
-          cache.incomplete()
-          app.log.warn({ err: error }, 'status notifications interrupted: reading statuses from the database until they resume')
-        },
-      })
+      unsubscribe = await followStatusChanges(subscribe, cache, app.log)
     })
     app.addHook('onClose', async () => unsubscribe?.())
   }
@@ -92,7 +82,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
   metaRoutes(app, { db, sandbox: config.sandbox })
   await app.register(async (v1) => {
     v1.addHook('onRequest', authenticateRequest(auth))
-    const gatewayUrl = (paymentId: string) => `${config.checkoutUrl().replace(/\/+$/, '')}/${paymentId}`
+    const gatewayUrl = (paymentId: string) => `${config.checkoutUrl()}/${paymentId}`
     merchantPaymentRoutes(v1, { auth, payments, gatewayUrl, pollInMs: config.pollInMs })
     partnerPaymentRoutes(v1, { payments })
     if (config.sandbox) sandboxRoutes(v1, { auth, payments, accounts, clock })

@@ -34,6 +34,8 @@ export class ApiError extends Error {
   }
 }
 
+export const paymentNotFound = (id: string) => new ApiError('payment_not_found', `No payment ${id}.`)
+
 export function validationError(error: z.ZodError, root: string): ApiError {
   const issues = toErrorIssues(error, root)
   const first = issues[0]

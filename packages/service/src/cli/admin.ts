@@ -1,4 +1,4 @@
-import { API_VERSIONS, DEFAULT_API_VERSION, normalizeRedirectUrl } from '@till/contract'
+import { API_VERSIONS, CreateMerchantRequest, DEFAULT_API_VERSION } from '@till/contract'
 import { z } from 'zod'
 import { ONE_STORAGE_MESSAGE, oneStorage, STORAGE_ENV, storageFlags, storageOptions } from '../config/flags.ts'
 import { openDatabase } from '../db/open.ts'
@@ -98,12 +98,10 @@ export const ADMIN_COMMANDS: Record<string, Command> = {
     options: { partner: { type: 'string' }, name: { type: 'string' }, email: { type: 'string' }, 'icon-url': { type: 'string' } },
     schema: needsStorage({
       partner: id,
-      name,
-      email: z.email({ message: 'must be an e-mail address' }),
-      'icon-url': z
-        .string()
-        .refine((value) => normalizeRedirectUrl(value, { allowLoopback: false }).ok, { message: 'must be a public https:// URL' })
-        .optional(),
+      // The same rules as the merchant API's body (spec sections 4.5 and 8.2).
+      name: CreateMerchantRequest.shape.merchantName,
+      email: CreateMerchantRequest.shape.merchantEmail,
+      'icon-url': CreateMerchantRequest.shape.iconUrl,
     }),
     async run(db, flags) {
       const accounts = accountStore(db)

@@ -1,4 +1,4 @@
-import { API_VERSION_HEADER, type ApiVersion } from '@till/contract'
+import { API_VERSION_HEADER, MerchantId, type ApiVersion } from '@till/contract'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { ApiError } from '../errors.ts'
 import type { Authenticator, Principal } from './auth.ts'
@@ -43,7 +43,7 @@ export async function requireMerchant(request: FastifyRequest, auth: Authenticat
       issues: [{ field: 'Merchant-Id', message: 'Required header' }],
     })
   }
-  const owner = merchantId.length <= 128 ? await auth.merchantPartner(merchantId) : undefined
+  const owner = MerchantId.safeParse(merchantId).success ? await auth.merchantPartner(merchantId) : undefined
   if (owner !== principalOf(request).partnerId) {
     throw new ApiError('merchant_not_found', `No merchant ${merchantId} for this API key.`)
   }

@@ -1,6 +1,6 @@
-import { normalizeRedirectUrl, parseFiatUnit, type CreatePaymentRequest, type MerchantPaymentStatus } from '@till/contract'
+import { parseFiatUnit, resolveCheckoutRedirects, type CreatePaymentRequest, type MerchantPaymentStatus } from '@till/contract'
 import type { Clock } from '../domain/clock.ts'
-import { newPaymentId } from '../domain/ids.ts'
+import { newPaymentId, PAYMENT_ID_PATTERN } from '../domain/ids.ts'
 import { ApiError } from '../errors.ts'
 import type { PaidDetails, PaymentRecord } from '../store/payment-record.ts'
 import type { PaymentStore } from '../store/payments.ts'
@@ -42,6 +42,8 @@ export function paymentService(deps: { store: PaymentStore; clock: Clock; policy
 
   /** The status a read reports: from the cache when it can be trusted, else from the database. */
   async function currentStatus(id: string): Promise<CachedStatus | undefined> {
+    // A string that cannot be a payment id is not looked up at all.
+    if (!PAYMENT_ID_PATTERN.test(id)) return undefined
     const now = clock.now().getTime()
     const cached = cache.get(id)
     if (cached && !(cached.status === 'pending' && cached.expiresAt <= now)) return cached
@@ -66,9 +68,8 @@ export function paymentService(deps: { store: PaymentStore; clock: Clock; policy
       const currency = parseFiatUnit(request.amount.unit)
       if (!currency) throw new ApiError('params_validation', `Unknown currency unit ${request.amount.unit}.`)
       const amountMinor = BigInt(request.amount.value)
-      const redirect = { allowLoopback: policy.allowLoopbackRedirects }
-      const success = normalizeRedirectUrl(request.checkout?.successUrl, redirect)
-      const error = normalizeRedirectUrl(request.checkout?.errorUrl, redirect)
+      // Redirect needs both URLs valid (spec 4.2); otherwise the payment is created without it.
+      const redirect = resolveCheckoutRedirects(request.checkout, { allowLoopback: policy.allowLoopbackRedirects })
 
       for (let attempt = 0; attempt < CREATE_ATTEMPTS; attempt++) {
         const now = clock.now()
@@ -79,9 +80,9 @@ export function paymentService(deps: { store: PaymentStore; clock: Clock; policy
           referenceId: request.referenceId,
           currency: currency.code,
           amountMinor,
-          successUrl: success.ok ? success.url : null,
-          errorUrl: error.ok ? error.url : null,
-          redirectEnabled: success.ok && error.ok,
+          successUrl: redirect?.successUrl ?? null,
+          errorUrl: redirect?.errorUrl ?? null,
+          redirectEnabled: redirect !== null,
           createdAt: now,
           expiresAt: new Date(now.getTime() + policy.paymentTtlSeconds * 1000),
         }
@@ -127,7 +128,7 @@ export function paymentService(deps: { store: PaymentStore; clock: Clock; policy
 
     /** A payment of this merchant of this partner, or undefined: another's payment is never revealed. */
     async readForMerchant(id: string, merchantId: string, partnerId: string): Promise<PaymentRecord | undefined> {
-      const payment = await store.findById(id)
+      const payment = PAYMENT_ID_PATTERN.test(id) ? await store.findById(id) : undefined
       if (!payment || payment.merchantId !== merchantId || payment.partnerId !== partnerId) return undefined
       return settleDeadline(payment)
     },

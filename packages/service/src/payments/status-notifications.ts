@@ -1,6 +1,8 @@
 import { MerchantPaymentStatus } from '@till/contract'
+import type { FastifyBaseLogger } from 'fastify'
 import { z } from 'zod'
-import type { CachedStatus } from './status-cache.ts'
+import type { Database } from '../db/port.ts'
+import type { CachedStatus, StatusCache } from './status-cache.ts'
 
 /** The channel of migrations/0002_status_notify.sql. */
 export const STATUS_CHANNEL = 'till_payment_status'
@@ -21,4 +23,26 @@ export function parseStatusNotification(payload: string): CachedStatus | undefin
   } catch {
     return undefined
   }
+}
+
+/**
+ * Feeds other instances' status changes into `cache`, and tells it when changes may be missed (the
+ * listening connection dropped) and when they flow again. Returns the unsubscribe function.
+ */
+export function followStatusChanges(
+  subscribe: NonNullable<Database['subscribe']>,
+  cache: StatusCache,
+  log: FastifyBaseLogger,
+): Promise<() => Promise<void>> {
+  return subscribe(STATUS_CHANNEL, {
+    message(payload) {
+      const change = parseStatusNotification(payload)
+      if (change) cache.changed(change)
+    },
+    connected: () => cache.completeAgain(),
+    lost(error) {
+      cache.incomplete()
+      log.warn({ err: error }, 'status notifications interrupted: reading statuses from the database until they resume')
+    },
+  })
 }

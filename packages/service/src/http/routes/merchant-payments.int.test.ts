@@ -14,6 +14,9 @@ beforeEach(async () => {
 
 const create = (body: unknown, headers: Record<string, string> = account.headers) =>
   ctx.app.inject({ method: 'POST', url: '/v1/merchant/payment', headers, payload: body as object })
+/** A body sent byte for byte, with its own content type. */
+const createRaw = (contentType: string, payload: string) =>
+  ctx.app.inject({ method: 'POST', url: '/v1/merchant/payment', headers: { ...account.headers, 'content-type': contentType }, payload })
 
 describe('POST /v1/merchant/payment', () => {
   it('creates a pending payment with an unguessable id under the checkout URL', async () => {
@@ -80,35 +83,20 @@ describe('POST /v1/merchant/payment', () => {
   })
 
   it('answers malformed JSON with invalid_params', async () => {
-    const response = await ctx.app.inject({
-      method: 'POST',
-      url: '/v1/merchant/payment',
-      headers: { ...account.headers, 'content-type': 'application/json' },
-      payload: '{"amount": ',
-    })
+    const response = await createRaw('application/json', '{"amount": ')
     expect(response.statusCode).toBe(400)
     expect(ErrorBody.parse(response.json()).code).toBe('invalid_params')
   })
 
   it('answers a body that is not JSON with 415', async () => {
-    const response = await ctx.app.inject({
-      method: 'POST',
-      url: '/v1/merchant/payment',
-      headers: { ...account.headers, 'content-type': 'text/plain' },
-      payload: 'amount=1',
-    })
+    const response = await createRaw('text/plain', 'amount=1')
     expect(response.statusCode).toBe(415)
     expect(ErrorBody.parse(response.json()).code).toBe('unsupported_media_type')
   })
 
   it('answers a JSON array or null body with params_validation', async () => {
     for (const payload of ['[]', 'null', '"text"']) {
-      const response = await ctx.app.inject({
-        method: 'POST',
-        url: '/v1/merchant/payment',
-        headers: { ...account.headers, 'content-type': 'application/json' },
-        payload,
-      })
+      const response = await createRaw('application/json', payload)
       expect(response.statusCode).toBe(400)
       expect(response.json<ErrorBody>().code).toBe('params_validation')
     }

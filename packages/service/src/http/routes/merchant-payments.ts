@@ -1,7 +1,6 @@
 import { CreatePaymentRequest } from '@till/contract'
 import type { FastifyInstance } from 'fastify'
-import { PAYMENT_ID_PATTERN } from '../../domain/ids.ts'
-import { ApiError, parseOrThrow } from '../../errors.ts'
+import { parseOrThrow, paymentNotFound } from '../../errors.ts'
 import type { PaymentService } from '../../payments/service.ts'
 import { createPaymentResponse, merchantStatusResponse } from '../../payments/views.ts'
 import type { Authenticator } from '../auth.ts'
@@ -13,8 +12,6 @@ export type MerchantPaymentDeps = {
   gatewayUrl: (paymentId: string) => string
   pollInMs: number
 }
-
-export const paymentNotFound = (id: string) => new ApiError('payment_not_found', `No payment ${id}.`)
 
 /** The merchant checkout API: spec sections 4.2 and 4.3. */
 export function merchantPaymentRoutes(app: FastifyInstance, deps: MerchantPaymentDeps) {
@@ -36,9 +33,7 @@ export function merchantPaymentRoutes(app: FastifyInstance, deps: MerchantPaymen
   app.get<{ Params: { id: string } }>('/v1/merchant/payment/:id/status', async (request) => {
     const merchantId = await requireMerchant(request, deps.auth)
     const { id } = request.params
-    const payment = PAYMENT_ID_PATTERN.test(id)
-      ? await deps.payments.statusForMerchant(id, merchantId, principalOf(request).partnerId)
-      : undefined
+    const payment = await deps.payments.statusForMerchant(id, merchantId, principalOf(request).partnerId)
     if (!payment) throw paymentNotFound(id)
     return merchantStatusResponse(payment)
   })

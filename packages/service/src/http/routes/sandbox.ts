@@ -1,7 +1,6 @@
 import { SimulatePaymentRequest } from '@till/contract'
 import type { FastifyInstance } from 'fastify'
-import { PAYMENT_ID_PATTERN } from '../../domain/ids.ts'
-import { ApiError, parseOrThrow } from '../../errors.ts'
+import { ApiError, parseOrThrow, paymentNotFound } from '../../errors.ts'
 import type { Clock } from '../../domain/clock.ts'
 import type { PaymentService } from '../../payments/service.ts'
 import { listingPayment } from '../../payments/views.ts'
@@ -9,7 +8,6 @@ import { simulateOutcome } from '../../sandbox/simulate.ts'
 import type { AccountStore } from '../../store/accounts.ts'
 import type { Authenticator } from '../auth.ts'
 import { principalOf, requireMerchant } from '../context.ts'
-import { paymentNotFound } from './merchant-payments.ts'
 
 /** Registered only in sandbox mode: outside it the route does not exist. */
 export function sandboxRoutes(
@@ -23,9 +21,7 @@ export function sandboxRoutes(
       throw new ApiError('not_found', 'Simulation is only for sandbox API keys.')
     }
     const { paymentId } = request.params
-    const payment = PAYMENT_ID_PATTERN.test(paymentId)
-      ? await deps.payments.readForMerchant(paymentId, merchantId, principal.partnerId)
-      : undefined
+    const payment = await deps.payments.readForMerchant(paymentId, merchantId, principal.partnerId)
     if (!payment) throw paymentNotFound(paymentId)
     const { outcome } = parseOrThrow(SimulatePaymentRequest, request.body, 'body')
     const moved = await simulateOutcome(deps, payment, outcome)

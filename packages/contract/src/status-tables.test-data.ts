@@ -7,3 +7,12 @@ export const LISTING_TERMINALITY = [
   ['expired', true],
   ['cancelled', true],
 ] as const
+
+/** Spec section 3: which merchant-view statuses are final. */
+export const MERCHANT_FINALITY = [
+  ['pending', false],
+  ['processing', false],
+  ['succeeded', true],
+  ['failed', true],
+  ['expired', true],
+] as const
