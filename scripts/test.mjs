@@ -6,17 +6,31 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ensurePnpm, ensurePostgresBinaries, installDependencies, log, repoRoot } from './lib/ensure.mjs';
+import {
+  ensureChromium,
+  ensurePnpm,
+  ensurePostgresBinaries,
+  installDependencies,
+  log,
+  repoRoot,
+} from './lib/ensure.mjs';
 
 /** @typedef {{ passed: number; failed: number; skipped: number }} Counts */
 
 /** The child currently running, so a SIGTERM can be passed on to it. */
 let current;
 
-/** Runs a command with inherited stdio and resolves with its exit code (or 1 if killed or unstartable). */
-function runChild(command, args) {
+/**
+ * Runs a command with inherited stdio and resolves with its exit code (or 1 if killed or unstartable).
+ * `env` adds variables to this process's environment.
+ */
+function runChild(command, args, env = {}) {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: repoRoot, stdio: ['ignore', 'inherit', 'inherit'] });
+    const child = spawn(command, args, {
+      cwd: repoRoot,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
     current = child;
     child.once('error', (error) => {
       log(`could not run ${command}: ${error.message}`);
@@ -77,14 +91,47 @@ async function vitest() {
   }
 }
 
+/** The Playwright specs in e2e/, in the Chromium that CHROMIUM_PATH names (set in main). */
+async function e2e() {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'till-e2e-'));
+  const report = path.join(dir, 'playwright.json');
+  try {
+    const code = await runChild('pnpm', ['exec', 'playwright', 'test'], { PLAYWRIGHT_JSON_OUTPUT_FILE: report });
+    let json;
+    try {
+      json = JSON.parse(readFileSync(report, 'utf8'));
+    } catch {
+      log(`playwright exited with code ${code} and wrote no report`);
+      return { passed: 0, failed: 1, skipped: 0 };
+    }
+    const stats = json.stats ?? {};
+    // A flaky test failed first and passed on a retry.
+    const counts = {
+      passed: (stats.expected ?? 0) + (stats.flaky ?? 0),
+      failed: stats.unexpected ?? 0,
+      skipped: stats.skipped ?? 0,
+    };
+    // A spec that fails to load, a worker fixture or global setup that throws, `test.only` on CI, or no
+    // tests at all fail the run without failing a test.
+    if (code !== 0 && counts.failed === 0) {
+      log(`playwright exited with code ${code} although no test failed`);
+      counts.failed = 1;
+    }
+    return counts;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /**
  * Each suite resolves with its counts and must not throw for test failures.
- * Later: Playwright e2e (JSON reporter) and web-test-runner suites go here.
+ * Later: web-test-runner suites go here.
  * @type {{ name: string; run: () => Promise<Counts> }[]}
  */
 const suites = [
   { name: 'typecheck', run: typecheck },
   { name: 'vitest', run: vitest },
+  { name: 'e2e', run: e2e },
 ];
 
 function format({ passed, failed, skipped }) {
@@ -102,6 +149,9 @@ async function main() {
     installDependencies();
     // An external database means no local server is started.
     if (!process.env.TILL_TEST_DATABASE_URL) log(`PostgreSQL programs in ${ensurePostgresBinaries()}`);
+    // The e2e suite's browser; Playwright's config reads CHROMIUM_PATH.
+    process.env.CHROMIUM_PATH = ensureChromium();
+    log(`Chromium at ${process.env.CHROMIUM_PATH}`);
   } catch (error) {
     log(`setup failed: ${error instanceof Error ? error.message : String(error)}`);
     console.log(format({ passed: 0, failed: 1, skipped: 0 }));

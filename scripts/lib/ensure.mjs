@@ -164,3 +164,49 @@ export function ensurePostgresBinaries() {
   if (!installed) throw new Error(`apt-get installed postgresql, but its programs were not found. ${instructions}`);
   return installed;
 }
+
+function isExecutable(file) {
+  try {
+    accessSync(file, constants.X_OK);
+    return statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
+const DEBIAN_CHROMIUM = '/usr/bin/chromium';
+
+/**
+ * Returns the Chromium the e2e suite drives: CHROMIUM_PATH, else Debian's /usr/bin/chromium, installed
+ * with apt-get when missing (as root). Playwright's own browser downloads are not used: on Debian they
+ * are the fallback for machines where apt cannot install Chromium.
+ */
+export function ensureChromium() {
+  const fromEnv = process.env.CHROMIUM_PATH;
+  if (fromEnv) {
+    if (isExecutable(fromEnv)) return fromEnv;
+    log(`CHROMIUM_PATH=${fromEnv} is not an executable file; looking for ${DEBIAN_CHROMIUM}`);
+  }
+  if (isExecutable(DEBIAN_CHROMIUM)) return DEBIAN_CHROMIUM;
+
+  const instructions =
+    'Install Chromium (`sudo apt-get install chromium` on Debian, `sudo apt-get install chromium-browser` on ' +
+    'Ubuntu) or set CHROMIUM_PATH to a Chromium or Chrome executable; elsewhere, ' +
+    '`pnpm exec playwright install chromium` downloads the browser Playwright was built for.';
+  if (!isRoot()) throw new Error(`Chromium not found. ${instructions}`);
+  if (!existsSync('/usr/bin/apt-get')) {
+    throw new Error(`Chromium not found, and this is not a Debian-like system. ${instructions}`);
+  }
+
+  log('Chromium not found, installing it with apt-get');
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  run('apt-get', ['update'], { env, stdio: ['ignore', 'inherit', 'inherit'] });
+  run('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], {
+    env,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  if (!isExecutable(DEBIAN_CHROMIUM)) {
+    throw new Error(`apt-get installed chromium, but ${DEBIAN_CHROMIUM} is not there. ${instructions}`);
+  }
+  return DEBIAN_CHROMIUM;
+}

@@ -1,0 +1,340 @@
+// Fixtures of the e2e suite. Each Playwright worker starts, once:
+//   till      the real service (`till serve --sandbox --json`, in-memory PGlite) on a free port, with a
+//             small typed client of the merchant API and the sandbox simulate endpoint;
+//   merchant  an HTTPS server standing in for the merchant's return pages (successUrl / errorUrl), with a
+//             certificate made at run time for 127.0.0.1 and localhost.
+// Specs import `test` and `expect` from here instead of from @playwright/test.
+import { spawn, type ChildProcessByStdio } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
+import { createServer, type Server } from 'node:https'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import type { Readable } from 'node:stream'
+import { fileURLToPath } from 'node:url'
+import { test as base, expect } from '@playwright/test'
+import type { CreatePaymentResponse, MerchantPaymentStatusResponse, Payment, SimulateOutcome } from '@till/contract'
+import selfsigned from 'selfsigned'
+
+export { expect }
+
+/** Extra `till serve` flags for every worker's service, after `--sandbox --port 0 --json --log-level warn`. */
+export const TILL_SERVE_ARGS: readonly string[] = []
+
+const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url))
+const TILL_BIN = fileURLToPath(new URL('../packages/service/bin/till.mjs', import.meta.url))
+const READY_TIMEOUT_MS = 60_000
+const STOP_GRACE_MS = 5_000
+const STDERR_TAIL_CHARS = 20_000
+
+export interface CreatePaymentInput {
+  amount?: { unit: string; value: string }
+  referenceId?: string
+  checkout?: { successUrl?: string; errorUrl?: string }
+}
+
+export interface Till {
+  /** Where the service listens, without a trailing slash, e.g. http://127.0.0.1:41234. */
+  baseUrl: string
+  /** Base address of the hosted checkout page; every gatewayUrl starts with it. */
+  checkoutUrl: string
+  /** The sandbox merchant's credentials, sent by the helpers below. */
+  apiKey: string
+  merchantId: string
+  /** The sandbox partner's pinned Pay-Version. */
+  version: string
+  /**
+   * POST /v1/merchant/payment. Defaults: 12.50 EUR and a new referenceId on every call; no checkout
+   * (redirect disabled) unless given. Throws with the response body unless the answer is 2xx.
+   */
+  createPayment(input?: CreatePaymentInput): Promise<CreatePaymentResponse>
+  /** GET /v1/merchant/payment/{id}/status: what a merchant backend checks before fulfilling an order. */
+  status(paymentId: string): Promise<MerchantPaymentStatusResponse>
+  /** POST /v1/sandbox/payments/{id}/simulate: moves the payment along legal transitions to `outcome`. */
+  simulate(paymentId: string, outcome: SimulateOutcome): Promise<Payment>
+}
+
+export interface Merchant {
+  /** https://127.0.0.1:<port> */
+  origin: string
+  /** `origin` + pathAndQuery, e.g. url('/return?order=1') for a successUrl. */
+  url(pathAndQuery: string): string
+  /**
+   * Path and query of every request the server received during the current test, in order (emptied
+   * before each test, so `toEqual([])` means "the merchant was never visited"). Fragments never reach a
+   * server.
+   */
+  requests: string[]
+}
+
+interface ReadyLine {
+  baseUrl: string
+  checkoutUrl: string
+  apiKey: string
+  merchantId: string
+  version: string
+}
+
+type TillProcess = ChildProcessByStdio<null, Readable, Readable>
+
+export const test = base.extend<{ _merchantRequestsPerTest: void }, { till: Till; merchant: Merchant }>({
+  till: [
+    async ({}, use) => {
+      const service = await startTill()
+      try {
+        await use(service.till)
+      } finally {
+        await service.stop()
+      }
+    },
+    // Starting the service (PGlite in memory, migrations) takes a few seconds, on top of the test's own.
+    { scope: 'worker', timeout: READY_TIMEOUT_MS + 30_000 },
+  ],
+
+  merchant: [
+    async ({}, use) => {
+      const server = await startMerchant()
+      try {
+        await use(server.merchant)
+      } finally {
+        await server.close()
+      }
+    },
+    { scope: 'worker' },
+  ],
+
+  _merchantRequestsPerTest: [
+    async ({ merchant }, use) => {
+      merchant.requests.length = 0
+      await use()
+    },
+    { auto: true },
+  ],
+})
+
+// ---------------------------------------------------------------------------------------------------
+// till
+
+async function startTill(): Promise<{ till: Till; stop: () => Promise<void> }> {
+  const args = [TILL_BIN, 'serve', '--sandbox', '--port', '0', '--json', '--log-level', 'warn', ...TILL_SERVE_ARGS]
+  const child: TillProcess = spawn(process.execPath, args, {
+    cwd: REPO_ROOT,
+    env: serviceEnv(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let stderrTail = ''
+  child.stderr.setEncoding('utf8')
+  child.stderr.on('data', (chunk: string) => {
+    stderrTail = (stderrTail + chunk).slice(-STDERR_TAIL_CHARS)
+  })
+  const command = `till ${args.slice(1).join(' ')}`
+  const stderrText = (): string =>
+    stderrTail.trim() ? `; its stderr:\n${stderrTail.trimEnd()}` : '; it wrote nothing on stderr'
+  const explain = (what: string): string => `\`${command}\` ${what}${stderrText()}`
+  const describeExit = (): string => explain(`exited (${child.signalCode ?? `code ${child.exitCode}`})`)
+
+  // A worker that dies without running its teardown must not leave the service behind.
+  const killOnExit = (): void => {
+    child.kill('SIGKILL')
+  }
+  process.once('exit', killOnExit)
+  const stop = async (): Promise<void> => {
+    process.off('exit', killOnExit)
+    if (child.exitCode !== null || child.signalCode !== null) return
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+    child.kill('SIGTERM')
+    const force = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS)
+    await exited
+    clearTimeout(force)
+  }
+
+  let ready: ReadyLine
+  try {
+    ready = await readyLine(child, explain)
+  } catch (error) {
+    await stop()
+    throw error
+  }
+  // Warnings and errors of the running service show up in the output of the test that caused them.
+  child.stderr.on('data', (chunk: string) => process.stderr.write(chunk))
+  child.stdout.resume()
+
+  const request = async <T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> => {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(describeExit())
+    const headers: Record<string, string> = { 'Api-Key': ready.apiKey, 'Merchant-Id': ready.merchantId }
+    const init: RequestInit = { method, headers }
+    if (body !== undefined) {
+      headers['Content-Type'] = 'application/json'
+      init.body = JSON.stringify(body)
+    }
+    const response = await fetch(`${ready.baseUrl}${path}`, init)
+    const text = await response.text()
+    if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text}`)
+    return JSON.parse(text) as T
+  }
+  const paymentPath = (paymentId: string): string => encodeURIComponent(paymentId)
+
+  const till: Till = {
+    ...ready,
+    createPayment: (input = {}) =>
+      request<CreatePaymentResponse>('POST', '/v1/merchant/payment', {
+        amount: input.amount ?? { unit: 'iso4217/EUR', value: '1250' },
+        referenceId: input.referenceId ?? `e2e-${randomUUID()}`,
+        ...(input.checkout ? { checkout: input.checkout } : {}),
+      }),
+    status: (paymentId) =>
+      request<MerchantPaymentStatusResponse>('GET', `/v1/merchant/payment/${paymentPath(paymentId)}/status`),
+    simulate: (paymentId, outcome) =>
+      request<Payment>('POST', `/v1/sandbox/payments/${paymentPath(paymentId)}/simulate`, { outcome }),
+  }
+  return { till, stop }
+}
+
+/** The command line alone configures the service: no database, port or key from the caller's environment. */
+function serviceEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {}
+  for (const [name, value] of Object.entries(process.env)) {
+    if (name === 'DATABASE_URL' || name.startsWith('TILL_')) continue
+    env[name] = value
+  }
+  return env
+}
+
+/** Resolves with the one JSON line `till serve --json` prints on stdout once it listens. */
+function readyLine(child: TillProcess, explain: (what: string) => string): Promise<ReadyLine> {
+  return new Promise<ReadyLine>((resolve, reject) => {
+    let stdout = ''
+    const finish = (outcome: { line: ReadyLine } | { error: Error }): void => {
+      clearTimeout(timer)
+      child.stdout.off('data', onData)
+      child.off('exit', onExit)
+      child.off('error', onError)
+      if ('line' in outcome) resolve(outcome.line)
+      else reject(outcome.error)
+    }
+    const onData = (chunk: string): void => {
+      stdout += chunk
+      const end = stdout.indexOf('\n')
+      if (end === -1) return
+      const line = stdout.slice(0, end)
+      const parsed = parseReadyLine(line)
+      finish(parsed ? { line: parsed } : { error: new Error(explain(`printed an unexpected first line: ${line}`)) })
+    }
+    // 'exit' can come before the last stderr chunk; a moment later the tail is complete.
+    const onExit = (code: number | null, signal: NodeJS.Signals | null): void => {
+      const how = signal ?? `code ${code}`
+      setImmediate(() => finish({ error: new Error(explain(`exited (${how}) before printing its ready line`)) }))
+    }
+    const onError = (error: Error): void => finish({ error: new Error(explain(`could not start: ${error.message}`)) })
+    const timer = setTimeout(() => {
+      finish({ error: new Error(explain(`printed no ready line within ${READY_TIMEOUT_MS / 1000} s`)) })
+    }, READY_TIMEOUT_MS)
+    child.stdout.setEncoding('utf8')
+    child.stdout.on('data', onData)
+    child.once('exit', onExit)
+    child.once('error', onError)
+  })
+}
+
+function parseReadyLine(line: string): ReadyLine | undefined {
+  let value: unknown
+  try {
+    value = JSON.parse(line)
+  } catch {
+    return undefined
+  }
+  if (typeof value !== 'object' || value === null) return undefined
+  const record = value as Record<string, unknown>
+  const text = (key: keyof ReadyLine): string | undefined => {
+    const field = record[key]
+    return typeof field === 'string' && field !== '' ? field : undefined
+  }
+  const baseUrl = text('baseUrl')
+  const checkoutUrl = text('checkoutUrl')
+  const apiKey = text('apiKey')
+  const merchantId = text('merchantId')
+  const version = text('version')
+  if (!baseUrl || !checkoutUrl || !apiKey || !merchantId || !version) return undefined
+  return { baseUrl, checkoutUrl, apiKey, merchantId, version }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// merchant
+
+async function startMerchant(): Promise<{ merchant: Merchant; close: () => Promise<void> }> {
+  const pems = await selfsigned.generate([{ name: 'commonName', value: '127.0.0.1' }], {
+    keyType: 'ec',
+    algorithm: 'sha256',
+    extensions: [
+      { name: 'basicConstraints', cA: false },
+      { name: 'keyUsage', digitalSignature: true, critical: true },
+      { name: 'extKeyUsage', serverAuth: true },
+      {
+        name: 'subjectAltName',
+        altNames: [
+          { type: 7, ip: '127.0.0.1' },
+          { type: 2, value: 'localhost' },
+        ],
+      },
+    ],
+  })
+  const requests: string[] = []
+  const server: Server = createServer({ key: pems.private, cert: pems.cert }, (request, response) => {
+    requests.push(request.url ?? '')
+    answer(request, response)
+  })
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      server.off('error', reject)
+      resolve()
+    })
+  })
+  const origin = `https://127.0.0.1:${(server.address() as AddressInfo).port}`
+  const merchant: Merchant = {
+    origin,
+    url: (pathAndQuery) => `${origin}${pathAndQuery.startsWith('/') ? '' : '/'}${pathAndQuery}`,
+    requests,
+  }
+  const close = (): Promise<void> =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve())
+      server.closeAllConnections()
+    })
+  return { merchant, close }
+}
+
+function answer(request: IncomingMessage, response: ServerResponse): void {
+  if (request.method !== 'GET' && request.method !== 'HEAD') {
+    response.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' })
+    response.end('Method not allowed\n')
+    return
+  }
+  const body = [
+    '<!doctype html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8">',
+    '<title>Merchant</title>',
+    // No favicon request: `requests` holds only the pages the browser was sent to.
+    '<link rel="icon" href="data:,">',
+    '</head>',
+    '<body>',
+    '<main>',
+    '<h1>Merchant return page</h1>',
+    `<p data-testid="return-url">${escapeHtml(request.url ?? '')}</p>`,
+    '</main>',
+    '</body>',
+    '</html>',
+    '',
+  ].join('\n')
+  response.writeHead(200, {
+    'Content-Type': 'text/html; charset=utf-8',
+    'Content-Length': Buffer.byteLength(body),
+    'Cache-Control': 'no-store',
+  })
+  response.end(request.method === 'HEAD' ? undefined : body)
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`)
+}
