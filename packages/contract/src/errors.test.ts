@@ -22,6 +22,7 @@ describe('ERROR_CODES', () => {
       missing_api_key: 401,
       invalid_api_key: 401,
       merchant_not_found: 404,
+      checkout_token_invalid: 403,
       payment_not_found: 404,
       not_found: 404,
       method_not_allowed: 405,

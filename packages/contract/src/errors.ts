@@ -12,6 +12,10 @@ export const ERROR_CODES = {
   invalid_api_key: { status: 401, description: 'API key not valid.' },
   merchant_not_found: { status: 404, description: 'No merchant for the given Merchant-Id.' },
   payment_not_found: { status: 404, description: 'No payment with this id for this merchant.' },
+  checkout_token_invalid: {
+    status: 403,
+    description: 'The checkout token is missing or belongs to another payment: the gateway API serves only the page of its own payment.',
+  },
   not_found: { status: 404, description: 'No such resource or route.' },
   method_not_allowed: { status: 405, description: 'The route exists but not for this HTTP method.' },
   reference_already_paid: { status: 409, description: 'A payment for this referenceId already succeeded.' },

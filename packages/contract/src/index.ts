@@ -2,6 +2,7 @@
 // service's request path never loads it.
 export * from './bridge.ts';
 export * from './caip.ts';
+export * from './checkout.ts';
 export * from './currency.ts';
 export * from './errors.ts';
 export * from './headers.ts';

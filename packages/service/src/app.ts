@@ -13,7 +13,14 @@ import { expirySweeper } from './payments/expiry-sweeper.ts'
 import { paymentService } from './payments/service.ts'
 import { followStatusChanges } from './payments/status-notifications.ts'
 import { statusCache } from './payments/status-cache.ts'
+import { checkoutAssets } from '@till/checkout-page/build'
+import { checkoutTokens } from './checkout/token.ts'
+import { checkoutRoutes } from './http/routes/checkout.ts'
+import { rateLimiter, type RateLimit } from './http/rate-limit.ts'
+import { statusEvents } from './payments/status-events.ts'
+import { sandboxConfirmations, sandboxConfirmer } from './sandbox/confirmations.ts'
 import { accountStore } from './store/accounts.ts'
+import { serviceSecret } from './store/secrets.ts'
 import { paymentStore } from './store/payments.ts'
 
 export type AppConfig = {
@@ -30,6 +37,19 @@ export type AppConfig = {
   bodyLimitBytes?: number
   /** Payment statuses kept in memory for status reads (0: none). */
   statusCacheEntries?: number
+  /** How long the sandbox's slow test wallet keeps a payment processing. */
+  sandboxSlowConfirmMs?: number
+  /** Requests per window the checkout page's routes take per client address and per payment. */
+  checkoutRateLimits?: Partial<CheckoutRateLimits>
+}
+
+export type CheckoutRateLimits = { perIp: RateLimit; perPayment: RateLimit; actionsPerPayment: RateLimit }
+
+// A page load is 3 requests and a long-poll one every 25 s; a buyer retrying by hand stays far below these.
+const DEFAULT_CHECKOUT_LIMITS: CheckoutRateLimits = {
+  perIp: { limit: 600, windowMs: 60_000 },
+  perPayment: { limit: 240, windowMs: 60_000 },
+  actionsPerPayment: { limit: 20, windowMs: 60_000 },
 }
 
 export type AppDeps = { db: Database; config: AppConfig; clock?: Clock; logger?: FastifyBaseLogger }
@@ -55,15 +75,20 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorateRequest('apiVersion', undefined)
   app.addHook('onSend', async (request, reply) => {
     reply.header('Request-Id', request.id)
-    reply.header('Cache-Control', 'no-store')
+    if (!reply.hasHeader('Cache-Control')) reply.header('Cache-Control', 'no-store')
   })
   installErrorHandling(app)
 
   const accounts = accountStore(db)
   const store = paymentStore(db)
   const auth = authenticator({ accounts, ttlMs: config.authCacheTtlMs ?? 5_000 })
+  const events = statusEvents()
   // Embedded PGlite has one writer, this process; PostgreSQL needs the other instances' NOTIFYs first.
-  const cache = statusCache({ complete: !db.subscribe, maxEntries: config.statusCacheEntries ?? 100_000 })
+  const cache = statusCache({
+    complete: !db.subscribe,
+    maxEntries: config.statusCacheEntries ?? 100_000,
+    onChange: (id) => events.publish(id),
+  })
   if (db.subscribe) {
     const subscribe = db.subscribe.bind(db)
     let unsubscribe: (() => Promise<void>) | undefined
@@ -88,11 +113,50 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
     if (config.sandbox) sandboxRoutes(v1, { auth, payments, accounts, clock })
   })
 
+  const confirmations = sandboxConfirmations(db)
+  const limits = { ...DEFAULT_CHECKOUT_LIMITS, ...config.checkoutRateLimits }
+  let closing = false
+  app.addHook('preClose', async () => {
+    // Long-polls would hold the close until they time out; answer them now.
+    closing = true
+    events.releaseAll()
+  })
+  await checkoutRoutes(app, {
+    payments,
+    accounts,
+    tokens: checkoutTokens(await serviceSecret(db, 'checkout_token_key', clock.now())),
+    events,
+    assets: await checkoutAssets(),
+    clock,
+    sandbox: config.sandbox,
+    https: config.checkoutUrl().startsWith('https:'),
+    slowConfirmMs: config.sandboxSlowConfirmMs ?? 8_000,
+    confirmations,
+    limits: {
+      perIp: rateLimiter({ ...limits.perIp, clock }),
+      perPayment: rateLimiter({ ...limits.perPayment, clock }),
+      actionsPerPayment: rateLimiter({ ...limits.actionsPerPayment, clock }),
+    },
+    closing: () => closing,
+  })
+
   const sweepMs = config.expirySweepMs ?? 1_000
   if (sweepMs > 0) {
-    const sweeper = expirySweeper({ store, clock, intervalMs: sweepMs, log: app.log })
+    const sweeper = expirySweeper({
+      store,
+      clock,
+      intervalMs: sweepMs,
+      log: app.log,
+      onExpired: (ids) => ids.forEach((id) => events.publish(id)),
+    })
     app.addHook('onReady', async () => sweeper.start())
     app.addHook('onClose', async () => sweeper.stop())
+    if (config.sandbox) {
+      // The slow test wallet's confirmations, checked a few times a second so "a few seconds" is exact enough.
+      const confirmer = sandboxConfirmer({ confirmations, payments, clock, intervalMs: Math.min(sweepMs, 250), log: app.log })
+      app.addHook('onReady', async () => confirmer.start())
+      app.addHook('onClose', async () => confirmer.stop())
+    }
   }
   return app
 }

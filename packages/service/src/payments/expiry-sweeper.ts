@@ -15,7 +15,14 @@ const BATCH = 500
  * Expiry happens at `expiresAt` whether or not anyone reads the payment: reads expire a due payment on
  * the spot, and this sweeper catches the ones nobody reads, within `intervalMs` of their deadline.
  */
-export function expirySweeper(deps: { store: PaymentStore; clock: Clock; intervalMs: number; log: FastifyBaseLogger }): ExpirySweeper {
+export function expirySweeper(deps: {
+  store: PaymentStore
+  clock: Clock
+  intervalMs: number
+  log: FastifyBaseLogger
+  /** Told which payments this sweep expired, so pages waiting on them hear of it at once. */
+  onExpired?: (ids: string[]) => void
+}): ExpirySweeper {
   let timer: NodeJS.Timeout | undefined
   let running: Promise<number> | undefined
 
@@ -24,6 +31,7 @@ export function expirySweeper(deps: { store: PaymentStore; clock: Clock; interva
     for (;;) {
       const expired = await deps.store.expireDue(deps.clock.now(), BATCH)
       total += expired.length
+      if (expired.length > 0) deps.onExpired?.(expired)
       if (expired.length < BATCH) return total
     }
   }

@@ -50,8 +50,13 @@ export function paymentService(deps: { store: PaymentStore; clock: Clock; policy
     const since = cache.generation()
     let found = await store.findStatus(id)
     if (found?.status === 'pending' && found.expiresAt <= now) {
-      await store.expireDue(clock.now(), 1, id)
+      const moved = await store.expireDue(clock.now(), 1, id)
       found = await store.findStatus(id)
+      // This read made the change: announce it like any other, so waiting checkout pages hear of it.
+      if (found && moved.length > 0) {
+        cache.changed(found)
+        return found
+      }
     }
     if (found) cache.remember(found, since)
     return found
@@ -124,6 +129,20 @@ export function paymentService(deps: { store: PaymentStore; clock: Clock; policy
     async statusForPartner(id: string, partnerId: string): Promise<CachedStatus | undefined> {
       const found = await currentStatus(id)
       return found && found.partnerId === partnerId ? found : undefined
+    },
+
+    /**
+     * The status of any payment, for its checkout page: there the payment id (and the checkout token
+     * bound to it) is the credential, not an API key.
+     */
+    async statusForCheckout(id: string): Promise<CachedStatus | undefined> {
+      return currentStatus(id)
+    },
+
+    /** The whole record of any payment, for its checkout page; a deadline that has passed is applied first. */
+    async readForCheckout(id: string): Promise<PaymentRecord | undefined> {
+      const payment = PAYMENT_ID_PATTERN.test(id) ? await store.findById(id) : undefined
+      return payment && settleDeadline(payment)
     },
 
     /** A payment of this merchant of this partner, or undefined: another's payment is never revealed. */

@@ -21,7 +21,12 @@ const isTerminal = (status: MerchantPaymentStatus) => RANK[status] === 2
  * final. Non-terminal entries are kept only while every writer's changes reach the cache — always for
  * embedded PGlite (one process), and for PostgreSQL while the NOTIFY subscription is connected.
  */
-export function statusCache(options: { maxEntries?: number; complete: boolean }) {
+export function statusCache(options: {
+  maxEntries?: number
+  complete: boolean
+  /** Told of every committed change, cached or not: the long-poll wake-up. */
+  onChange?: (id: string) => void
+}) {
   const max = options.maxEntries ?? 100_000
   const entries = new Map<string, CachedStatus>()
   let complete = options.complete
@@ -54,6 +59,7 @@ export function statusCache(options: { maxEntries?: number; complete: boolean })
     /** A change this process made, or one announced by another instance: already committed. */
     changed(entry: CachedStatus) {
       if (complete || isTerminal(entry.status)) put(entry)
+      options.onChange?.(entry.id)
     },
 
     /** Changes may be missed from now on (the subscription dropped): forget what may go stale. */

@@ -6,13 +6,45 @@ import type { PaidDetails } from '../store/payment-record.ts'
  * Realistic on-chain data for sandbox payments: the buyer pays USDC on Base, as a real wallet would, and
  * Till reports what the listing view shows (spec section 2.1). Nothing here touches a chain.
  */
-export const SANDBOX_NETWORK = { caip2: 'eip155:8453', name: 'Base' } as const
-export const SANDBOX_TOKEN = {
-  caip19: 'eip155:8453/erc20:0x833589fcd6edb6e08f4c7c32d4f71b54bda02913',
-  symbol: 'USDC',
-  name: 'USD Coin',
-  decimals: 6,
-} as const
+export type SandboxOption = {
+  /** Stable, URL-safe: the checkout page sends it back when the buyer signs. */
+  id: string
+  network: { caip2: string; name: string }
+  token: { caip19: string; symbol: string; name: string; decimals: number }
+}
+
+// Real contract addresses, so what the listing shows looks like what a real payment leaves. All are
+// USD-pegged stablecoins with 6 decimals; the sandbox treats them as worth exactly one dollar.
+export const SANDBOX_OPTIONS: readonly SandboxOption[] = [
+  {
+    id: 'usdc-base',
+    network: { caip2: 'eip155:8453', name: 'Base' },
+    token: { caip19: 'eip155:8453/erc20:0x833589fcd6edb6e08f4c7c32d4f71b54bda02913', symbol: 'USDC', name: 'USD Coin', decimals: 6 },
+  },
+  {
+    id: 'usdc-ethereum',
+    network: { caip2: 'eip155:1', name: 'Ethereum' },
+    token: { caip19: 'eip155:1/erc20:0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48', symbol: 'USDC', name: 'USD Coin', decimals: 6 },
+  },
+  {
+    id: 'usdc-polygon',
+    network: { caip2: 'eip155:137', name: 'Polygon' },
+    token: { caip19: 'eip155:137/erc20:0x3c499c542cef5e3811e1192ce70d8cc03d5c3359', symbol: 'USDC', name: 'USD Coin', decimals: 6 },
+  },
+  {
+    id: 'usdt-ethereum',
+    network: { caip2: 'eip155:1', name: 'Ethereum' },
+    token: { caip19: 'eip155:1/erc20:0xdac17f958d2ee523a2206206994597c13d831ec7', symbol: 'USDT', name: 'Tether USD', decimals: 6 },
+  },
+]
+
+const [DEFAULT_OPTION] = SANDBOX_OPTIONS as [SandboxOption, ...SandboxOption[]]
+/** What the simulate endpoint pays with: USDC on Base. */
+export const SANDBOX_NETWORK = DEFAULT_OPTION.network
+export const SANDBOX_TOKEN = DEFAULT_OPTION.token
+
+export const sandboxOption = (id: string) => SANDBOX_OPTIONS.find((option) => option.id === id)
+export const networkName = (caip2: string) => SANDBOX_OPTIONS.find((option) => option.network.caip2 === caip2)?.network.name
 
 /** 0.4 % — the spec's example percentage — as basis points, so fees stay integer arithmetic. */
 export const SANDBOX_FEE = { percentage: '0.4', basisPoints: 40n } as const
@@ -44,26 +76,43 @@ export function sandboxFee(amountMinor: bigint): bigint {
   return ceilDiv(amountMinor * SANDBOX_FEE.basisPoints, 10_000n)
 }
 
+/** A fresh EVM address, as a wallet would present it. */
+export const randomEvmAddress = () => hex(20)
+
 /** What a submitted transaction leaves on the payment (the pending → processing step). */
 export function submittedTransaction(input: {
   currency: string
   amountMinor: bigint
   walletName: string
-  buyerAddress?: string
+  option?: SandboxOption
+  /** CAIP-10, on the option's network; a random account on it when absent. */
+  buyerAccount?: string
 }): PaidDetails {
+  return { ...signedFor(input), txHash: hex(32), txNonce: BigInt(randomInt(0, 5_000)) }
+}
+
+/** What a buyer who connected a wallet and saw the quote leaves, before any transaction exists. */
+export function signedFor(input: {
+  currency: string
+  amountMinor: bigint
+  walletName: string
+  option?: SandboxOption
+  buyerAccount?: string
+}): PaidDetails {
+  const option = input.option ?? DEFAULT_OPTION
   return {
-    buyerAccount: `${SANDBOX_NETWORK.caip2}:${input.buyerAddress ?? hex(20)}`,
+    buyerAccount: input.buyerAccount ?? `${option.network.caip2}:${hex(20)}`,
     buyerProviderName: input.walletName,
     buyerProviderIcon: null,
-    network: SANDBOX_NETWORK.caip2,
-    txHash: hex(32),
-    txNonce: BigInt(randomInt(0, 5_000)),
+    network: option.network.caip2,
+    txHash: null,
+    txNonce: null,
     token: {
-      unit: SANDBOX_TOKEN.caip19,
+      unit: option.token.caip19,
       value: sandboxTokenValue(input.currency, input.amountMinor),
-      symbol: SANDBOX_TOKEN.symbol,
-      name: SANDBOX_TOKEN.name,
-      decimals: SANDBOX_TOKEN.decimals,
+      symbol: option.token.symbol,
+      name: option.token.name,
+      decimals: option.token.decimals,
     },
     feeMinor: null,
     feePercentage: null,

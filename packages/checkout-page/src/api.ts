@@ -1,0 +1,65 @@
+import type {
+  CheckoutConfirmRequest,
+  CheckoutStatus,
+  ErrorBody,
+  MerchantPaymentStatus,
+  PaymentOptionsResponse,
+} from '@till/contract'
+
+/** A failed gateway call: `status` 0 means the service was not reached at all. */
+export class GatewayError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message)
+    this.name = 'GatewayError'
+  }
+}
+
+/**
+ * The page's side of the gateway API: one payment, the checkout token the page was served with, and
+ * relative URLs, so the page works under whatever prefix the operator serves it.
+ */
+export function gateway(input: { paymentId: string; token: string; base?: string }) {
+  const root = `${input.base ?? './api/payments/'}${encodeURIComponent(input.paymentId)}`
+
+  async function call<T>(path: string, init: { method?: string; body?: unknown; signal?: AbortSignal } = {}): Promise<T> {
+    let response: Response
+    try {
+      response = await fetch(`${root}${path}`, {
+        method: init.method ?? 'GET',
+        headers: {
+          'Checkout-Token': input.token,
+          Accept: 'application/json',
+          ...(init.body === undefined ? {} : { 'Content-Type': 'application/json' }),
+        },
+        ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+        ...(init.signal ? { signal: init.signal } : {}),
+        credentials: 'omit',
+        cache: 'no-store',
+      })
+    } catch (error) {
+      if (init.signal?.aborted) throw error
+      throw new GatewayError(0, 'network', error instanceof Error ? error.message : String(error))
+    }
+    const body: unknown = await response.json().catch(() => undefined)
+    if (!response.ok) {
+      const error = (body ?? {}) as Partial<ErrorBody>
+      throw new GatewayError(response.status, error.code ?? 'unknown', error.message ?? response.statusText)
+    }
+    return body as T
+  }
+
+  return {
+    options: (signal?: AbortSignal) => call<PaymentOptionsResponse>('/options', signal ? { signal } : {}),
+    confirm: (request: CheckoutConfirmRequest) => call<CheckoutStatus>('/confirm', { method: 'POST', body: request }),
+    expire: () => call<CheckoutStatus>('/expire', { method: 'POST', body: {} }),
+    /** Answers when the status is no longer `after`, or after `waitMs` with the unchanged status. */
+    status: (after: MerchantPaymentStatus, waitMs: number, signal: AbortSignal) =>
+      call<CheckoutStatus>(`/status?after=${after}&waitMs=${waitMs}`, { signal }),
+  }
+}
+
+export type Gateway = ReturnType<typeof gateway>

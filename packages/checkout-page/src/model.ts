@@ -1,0 +1,54 @@
+import type { CheckoutSession, CheckoutStatus, CheckoutWallet, MerchantPaymentStatus, PaymentOption } from '@till/contract'
+
+/** What the page knows and shows; views are pure functions of it. */
+
+export type OptionsLoad =
+  | { state: 'loading' }
+  | { state: 'ready'; options: PaymentOption[]; selected: string | null }
+  | { state: 'error' }
+
+/** Where the buyer is while the payment is pending. */
+export type Step =
+  | { name: 'connect' }
+  | { name: 'choose'; wallet: CheckoutWallet; address: string; options: OptionsLoad }
+  | { name: 'signing'; wallet: CheckoutWallet; address: string; option: PaymentOption }
+
+export type Notice = { kind: 'network' | 'rateLimited' | 'conflict' | 'unknown' | 'optionsFailed' }
+
+export type Model = {
+  session: CheckoutSession
+  status: CheckoutStatus
+  /** Server clock minus page clock, so deadlines are counted on the server's time. */
+  clockOffsetMs: number
+  step: Step
+  notice: Notice | null
+  /** Page-clock time at which the redirect happens, once the countdown runs. */
+  redirectAt: number | null
+  /** Page-clock time of the last render that shows a timer. */
+  now: number
+}
+
+// A payment's state only moves forward; an answer that arrives late must not move the page back.
+const RANK: Record<MerchantPaymentStatus, number> = { pending: 0, processing: 1, succeeded: 2, failed: 2, expired: 2 }
+
+/** The newer of two observations of the same payment. */
+export function newer(current: CheckoutStatus, next: CheckoutStatus): CheckoutStatus {
+  return RANK[next.status] >= RANK[current.status] ? next : current
+}
+
+export type ViewKey = 'connect' | 'choose' | 'signing' | 'processing' | 'succeeded' | 'failed' | 'expired'
+
+/** Which screen the model shows: the payment's status first, the buyer's step only while it is pending. */
+export function viewKey(model: Pick<Model, 'status' | 'step'>): ViewKey {
+  const { status } = model.status
+  if (status !== 'pending') return status
+  return model.step.name
+}
+
+export function remainingMs(model: Pick<Model, 'status' | 'clockOffsetMs' | 'now'>): number {
+  return Date.parse(model.status.expiresAt) - (model.now + model.clockOffsetMs)
+}
+
+export function clockOffset(status: CheckoutStatus, pageNow: number): number {
+  return Date.parse(status.serverTime) - pageNow
+}

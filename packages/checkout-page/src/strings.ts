@@ -1,0 +1,73 @@
+import type { CheckoutWalletId, MerchantPaymentStatus } from '@till/contract'
+
+/**
+ * Every word the checkout page shows, server-rendered or not, in one place so a translation is one new
+ * object of this shape. English first; interpolated values are already formatted for the locale.
+ */
+export const en = {
+  locale: 'en',
+  title: (merchant: string, amount: string) => `Pay ${amount} to ${merchant}`,
+  payTo: 'Pay to',
+  amountLabel: 'Amount due',
+  sandboxBadge: 'Sandbox',
+  sandboxNote: 'Test mode: no real money moves. Each test wallet always ends the payment the same way.',
+  noScript: 'This checkout needs JavaScript to connect a wallet. Turn JavaScript on and reload the page.',
+  loading: 'Loading the payment…',
+  notFoundTitle: 'Payment not found',
+  notFoundBody: 'This checkout link is not valid. Go back to the shop and start the payment again.',
+
+  expiresIn: (time: string) => `Expires in ${time}`,
+  expiring: 'Expiring…',
+
+  connectHeading: 'Connect a wallet',
+  connectIntro: 'Choose the wallet you want to pay with.',
+  noWallets: 'No wallet is available for this payment yet. Contact the shop to pay another way.',
+  walletOutcome: {
+    sandbox_pays: 'Signs, and the payment succeeds.',
+    sandbox_declines: 'You decline to sign: the payment fails.',
+    sandbox_slow: 'Processing for a few seconds, then succeeds.',
+    sandbox_never: 'The transaction is sent but never confirms.',
+  } satisfies Record<CheckoutWalletId, string>,
+
+  chooseHeading: 'Choose how to pay',
+  connectedAs: (wallet: string, account: string) => `Connected: ${wallet}, ${account}`,
+  optionsLoading: 'Loading payment options…',
+  optionsFailed: 'The payment options could not be loaded.',
+  optionsLegend: 'Token and network',
+  onNetwork: (network: string) => `on ${network}`,
+  payButton: (amount: string) => `Sign and pay ${amount}`,
+  changeWallet: 'Use another wallet',
+  retry: 'Try again',
+
+  signingHeading: 'Confirm in your wallet',
+  signingBody: 'Approve the transaction in your wallet to pay.',
+
+  processingHeading: 'Payment processing',
+  processingBody: 'Your transaction was sent. Waiting for the network to confirm it; you can keep this page open.',
+  transaction: 'Transaction',
+  paidWith: 'Paid with',
+
+  final: {
+    succeeded: { heading: 'Payment successful', body: 'Thank you. Your payment has been received.' },
+    failed: { heading: 'Payment failed', body: 'The payment did not go through and nothing was charged.' },
+    expired: { heading: 'Payment expired', body: 'The time to pay ran out. Go back to the shop to start a new payment.' },
+  } satisfies Record<Extract<MerchantPaymentStatus, 'succeeded' | 'failed' | 'expired'>, { heading: string; body: string }>,
+  genericNext: 'You can close this page now.',
+  returningIn: (merchant: string, seconds: number) =>
+    `Returning to ${merchant} in ${seconds} ${seconds === 1 ? 'second' : 'seconds'}.`,
+  returningNow: (merchant: string) => `Returning to ${merchant}…`,
+  redirectProgress: 'Time until you are returned to the shop',
+  returnNow: (merchant: string) => `Return to ${merchant} now`,
+
+  expireNow: 'Expire now (sandbox)',
+  expireNowHint: 'Ends this payment as if its time had run out.',
+
+  errors: {
+    network: 'Could not reach the payment service. Check your connection; retrying…',
+    rateLimited: 'Too many attempts. Wait a moment and try again.',
+    conflict: 'This payment has changed in the meantime; showing its current state.',
+    unknown: 'Something went wrong. Try again.',
+  },
+}
+
+export type Strings = typeof en

@@ -1,0 +1,127 @@
+import { z } from 'zod';
+import { Caip10, Caip2 } from './caip.ts';
+import { FiatAmount, TokenAmount } from './money.ts';
+import { MerchantPaymentStatus, isFinalStatus } from './status.ts';
+
+// The gateway API: what the hosted checkout page (spec section 4.7) and nothing else talks to. Every call
+// is scoped to one payment by its path and by the checkout token the page was served with. It carries no
+// API key and returns only what the buyer may see: no referenceId, no partner, no fees or settlement, and
+// the merchant's return URL only once the payment has ended.
+
+/** The header that carries the checkout token the page was served with. */
+export const CHECKOUT_TOKEN_HEADER = 'Checkout-Token';
+
+/** Spec section 8.1: the redirect countdown lasts 3 seconds. */
+export const REDIRECT_COUNTDOWN_MS = 3_000;
+
+/** The longest a status long-poll is held open before it answers "unchanged". */
+export const CHECKOUT_LONG_POLL_MAX_MS = 25_000;
+
+export const CheckoutWalletId = z
+  .enum(['sandbox_pays', 'sandbox_declines', 'sandbox_slow', 'sandbox_never'])
+  .meta({
+    id: 'CheckoutWalletId',
+    description:
+      'Sandbox test wallets, one per outcome like test card numbers: pays (succeeds), declines (the buyer refuses to sign: failed), slow (processing for a while, then succeeds), never (submits a transaction that never confirms).',
+  });
+export type CheckoutWalletId = z.infer<typeof CheckoutWalletId>;
+
+export const CheckoutWallet = z
+  .object({
+    id: CheckoutWalletId,
+    /** The wallet's own name, as wallets present themselves; what each one does is the page's wording. */
+    name: z.string(),
+  })
+  .meta({ id: 'CheckoutWallet', description: 'A wallet the buyer can connect on this checkout page.' });
+export type CheckoutWallet = z.infer<typeof CheckoutWallet>;
+
+export const PaymentOption = z
+  .object({
+    id: z.string().min(1).max(64),
+    network: z.object({ id: Caip2, name: z.string() }),
+    /** The exact amount of the token the buyer signs for; `display` is always present here. */
+    tokenAmount: TokenAmount,
+  })
+  .meta({ id: 'PaymentOption', description: 'A token on a network the buyer can pay with, and how much of it.' });
+export type PaymentOption = z.infer<typeof PaymentOption>;
+
+export const PaymentOptionsResponse = z
+  .object({ options: z.array(PaymentOption) })
+  .meta({ id: 'PaymentOptionsResponse', description: 'The payment options of one payment.' });
+export type PaymentOptionsResponse = z.infer<typeof PaymentOptionsResponse>;
+
+export const CheckoutRedirect = z
+  .object({
+    /** The merchant's successUrl or errorUrl with `payment_id` set, from the server's record. */
+    url: z.string(),
+    countdownMs: z.int().min(0),
+  })
+  .meta({ id: 'CheckoutRedirect', description: 'Where the page sends the buyer once the payment has ended.' });
+export type CheckoutRedirect = z.infer<typeof CheckoutRedirect>;
+
+export const CheckoutPaid = z
+  .object({
+    account: Caip10,
+    walletName: z.string().nullable(),
+    network: z.object({ id: Caip2, name: z.string() }),
+    transactionHash: z.string().nullable(),
+    tokenAmount: TokenAmount.nullable(),
+  })
+  .meta({ id: 'CheckoutPaid', description: "The buyer's own side of the payment, once they have signed or declined." });
+export type CheckoutPaid = z.infer<typeof CheckoutPaid>;
+
+export const CheckoutStatus = z
+  .object({
+    status: MerchantPaymentStatus,
+    isFinal: z.boolean(),
+    /** ISO 8601; a pending payment expires then. */
+    expiresAt: z.iso.datetime(),
+    /** ISO 8601, the server's clock when it answered, so the page can count down without trusting its own. */
+    serverTime: z.iso.datetime(),
+    /** Present only when the payment has ended and redirecting is enabled for it (spec 4.2, 4.7). */
+    redirect: CheckoutRedirect.nullable(),
+    paid: CheckoutPaid.nullable(),
+  })
+  .superRefine((value, ctx) => {
+    if (value.isFinal !== isFinalStatus(value.status)) {
+      ctx.addIssue({ code: 'custom', path: ['isFinal'], input: value.isFinal, message: `must match status ${value.status}` });
+    }
+    if (value.redirect && !value.isFinal) {
+      ctx.addIssue({ code: 'custom', path: ['redirect'], input: value.redirect, message: 'only a final payment redirects' });
+    }
+  })
+  .meta({ id: 'CheckoutStatus', description: 'The state of one payment as its checkout page shows it.' });
+export type CheckoutStatus = z.infer<typeof CheckoutStatus>;
+
+export const CheckoutSession = z
+  .object({
+    paymentId: z.string(),
+    merchant: z.object({ name: z.string(), iconUrl: z.string().nullable() }),
+    amount: FiatAmount,
+    sandbox: z.boolean(),
+    wallets: z.array(CheckoutWallet),
+    state: CheckoutStatus,
+  })
+  .meta({ id: 'CheckoutSession', description: 'Everything the checkout page shows for one payment.' });
+export type CheckoutSession = z.infer<typeof CheckoutSession>;
+
+export const CheckoutConfirmRequest = z
+  .object({
+    walletId: CheckoutWalletId,
+    optionId: z.string().min(1).max(64),
+    /** The connected account on the option's network; its chain must be the option's. */
+    account: Caip10,
+  })
+  .strict()
+  .meta({ id: 'CheckoutConfirmRequest', description: 'The buyer signs: pay this payment with this option from this wallet.' });
+export type CheckoutConfirmRequest = z.infer<typeof CheckoutConfirmRequest>;
+
+export const CheckoutStatusQuery = z
+  .object({
+    /** The status the page already shows: the answer waits until the payment is in another one. */
+    after: MerchantPaymentStatus.optional(),
+    waitMs: z.coerce.number().int().min(0).max(CHECKOUT_LONG_POLL_MAX_MS).optional(),
+  })
+  .strict()
+  .meta({ id: 'CheckoutStatusQuery', description: 'Long-poll parameters of the checkout status endpoint.' });
+export type CheckoutStatusQuery = z.infer<typeof CheckoutStatusQuery>;

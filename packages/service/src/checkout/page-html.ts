@@ -1,0 +1,69 @@
+import type { CheckoutSession } from '@till/contract'
+import { formatFiat } from '@till/checkout-page/format'
+import type { Strings } from '@till/checkout-page/strings'
+import type { CheckoutAssets } from '@till/checkout-page/build'
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => ESCAPES[char] ?? char)
+
+/** JSON inside a non-executed <script> element: nothing in it may close the element or start a comment. */
+const embedJson = (value: unknown) =>
+  JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029')
+
+function shell(input: { t: Strings; title: string; assets: CheckoutAssets; body: string; script: boolean }) {
+  const { t, assets } = input
+  // Asset and API URLs are relative to the page, so the page works under any prefix a proxy gives it.
+  return `<!doctype html>
+<html lang="${t.locale}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<meta name="robots" content="noindex">
+<title>${escapeHtml(input.title)}</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="./assets/${assets.style.fileName}">
+${input.script ? `<script type="module" src="./assets/${assets.script.fileName}"></script>\n` : ''}</head>
+<body>
+${input.body}
+</body>
+</html>
+`
+}
+
+/**
+ * The page's first paint comes from the server: who is paid, how much, and a live region. The script
+ * then renders the wallet steps and the payment's state into #checkout-app.
+ */
+export function checkoutPageHtml(input: { session: CheckoutSession; token: string; assets: CheckoutAssets; t: Strings }): string {
+  const { session, t } = input
+  const amount = formatFiat(session.amount, t.locale)
+  const name = escapeHtml(session.merchant.name)
+  const logo = session.merchant.iconUrl
+    ? `<img src="${escapeHtml(session.merchant.iconUrl)}" alt="" width="48" height="48" referrerpolicy="no-referrer">`
+    : `<span class="monogram" aria-hidden="true">${escapeHtml(Array.from(session.merchant.name.trim())[0]?.toUpperCase() ?? '?')}</span>`
+  const body = `<main aria-labelledby="checkout-amount">
+<header class="merchant">
+${logo}
+<div><p class="pay-to">${escapeHtml(t.payTo)}</p><p class="merchant-name">${name}</p></div>
+${session.sandbox ? `<span class="badge">${escapeHtml(t.sandboxBadge)}</span>` : ''}
+</header>
+<p class="amount-label" id="checkout-amount-label">${escapeHtml(t.amountLabel)}</p>
+<h1 class="amount" id="checkout-amount" aria-describedby="checkout-amount-label">${escapeHtml(amount)}</h1>
+<div class="app" id="checkout-app"><noscript><p>${escapeHtml(t.noScript)}</p></noscript></div>
+<p class="visually-hidden" id="checkout-live" role="status" aria-live="polite"></p>
+</main>
+<script type="application/json" id="checkout-data">${embedJson({ token: input.token, session })}</script>`
+  return shell({ t, title: t.title(session.merchant.name, amount), assets: input.assets, body, script: true })
+}
+
+export function notFoundPageHtml(input: { assets: CheckoutAssets; t: Strings }): string {
+  const { t } = input
+  return shell({
+    t,
+    title: t.notFoundTitle,
+    assets: input.assets,
+    script: false,
+    body: `<main aria-labelledby="not-found"><h1 class="heading" id="not-found">${escapeHtml(t.notFoundTitle)}</h1><p>${escapeHtml(t.notFoundBody)}</p></main>`,
+  })
+}

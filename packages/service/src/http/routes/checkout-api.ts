@@ -1,0 +1,105 @@
+import { CHECKOUT_TOKEN_HEADER, CheckoutConfirmRequest, CheckoutStatusQuery } from '@till/contract'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { isSandboxPayment, type CheckoutDeps } from '../../checkout/context.ts'
+import { checkoutSession, checkoutStatus, paymentOption } from '../../checkout/views.ts'
+import { ApiError, parseOrThrow, paymentNotFound } from '../../errors.ts'
+import { SANDBOX_OPTIONS, sandboxOption } from '../../sandbox/chain-data.ts'
+import { payWithTestWallet, TEST_WALLETS } from '../../sandbox/test-wallets.ts'
+import { header } from '../context.ts'
+import type { RateLimiter } from '../rate-limit.ts'
+
+type PaymentRequest = FastifyRequest<{ Params: { paymentId: string } }>
+
+function enforce(limiter: RateLimiter, key: string, reply: FastifyReply) {
+  const decision = limiter.hit(key)
+  if (decision.allowed) return
+  reply.header('Retry-After', String(decision.retryAfterSeconds))
+  throw new ApiError('rate_limited', `Too many requests; retry in ${decision.retryAfterSeconds} s.`)
+}
+
+const validationIssue = (field: string, message: string) =>
+  new ApiError('params_validation', `Validation failed (${field}: ${message}).`, { issues: [{ field, message }] })
+
+/**
+ * The gateway API: the checkout page's only way in, scoped to one payment by its path and by the checkout
+ * token the page was served with. It needs no API key and returns nothing the buyer should not see.
+ */
+export function checkoutApiRoutes(app: FastifyInstance, deps: CheckoutDeps) {
+  const base = '/checkout/api/payments/:paymentId'
+
+  // Token first, so nothing about a payment (not even whether it exists) reaches a caller without one.
+  const guard = async (request: PaymentRequest, reply: FastifyReply) => {
+    const { paymentId } = request.params
+    if (!deps.tokens.verify(paymentId, header(request, CHECKOUT_TOKEN_HEADER))) {
+      throw new ApiError('checkout_token_invalid', 'This request does not carry the checkout token of this payment; reload the checkout page.')
+    }
+    enforce(deps.limits.perPayment, paymentId, reply)
+  }
+  // Actions change a payment; a page needs a handful, a script hammering them far more.
+  const guardAction = async (request: PaymentRequest, reply: FastifyReply) => {
+    await guard(request, reply)
+    enforce(deps.limits.actionsPerPayment, request.params.paymentId, reply)
+  }
+
+  async function load(paymentId: string) {
+    const payment = await deps.payments.readForCheckout(paymentId)
+    if (!payment) throw paymentNotFound(paymentId)
+    return payment
+  }
+
+  /** The display data the page is served with, for a page (or app) that needs it again. */
+  app.get<{ Params: { paymentId: string } }>(base, { preHandler: guard }, async (request) => {
+    const payment = await load(request.params.paymentId)
+    const merchant = await deps.accounts.findMerchant(payment.merchantId)
+    if (!merchant) throw paymentNotFound(payment.id)
+    const sandbox = await isSandboxPayment(deps, payment)
+    return checkoutSession({ payment, merchant, wallets: sandbox ? TEST_WALLETS : [], sandbox, now: deps.clock.now() })
+  })
+
+  app.get<{ Params: { paymentId: string } }>(`${base}/options`, { preHandler: guard }, async (request) => {
+    const payment = await load(request.params.paymentId)
+    const sandbox = await isSandboxPayment(deps, payment)
+    return { options: sandbox ? SANDBOX_OPTIONS.map((option) => paymentOption(payment, option)) : [] }
+  })
+
+  app.post<{ Params: { paymentId: string } }>(`${base}/confirm`, { preHandler: guardAction }, async (request) => {
+    const body = parseOrThrow(CheckoutConfirmRequest, request.body, 'body')
+    const payment = await load(request.params.paymentId)
+    if (!(await isSandboxPayment(deps, payment))) throw validationIssue('walletId', 'no such wallet for this payment')
+    const option = sandboxOption(body.optionId)
+    if (!option) throw validationIssue('optionId', 'not a payment option of this payment')
+    if (!body.account.startsWith(`${option.network.caip2}:`)) {
+      throw validationIssue('account', `must be an account on ${option.network.caip2}, the network of the option`)
+    }
+    const moved = await payWithTestWallet(deps, { payment, walletId: body.walletId, option, account: body.account })
+    return checkoutStatus(moved, deps.clock.now())
+  })
+
+  app.post<{ Params: { paymentId: string } }>(`${base}/expire`, { preHandler: guardAction }, async (request) => {
+    const payment = await load(request.params.paymentId)
+    if (!(await isSandboxPayment(deps, payment))) throw new ApiError('not_found', 'Expiring on demand is a sandbox tool.')
+    const moved = await deps.payments.transition({ payment, to: 'expired', reason: 'sandbox_expire_now' })
+    return checkoutStatus(moved, deps.clock.now())
+  })
+
+  /**
+   * Long-poll: with `after`, the answer waits until the payment is no longer in that status, up to `waitMs`
+   * (and never past its deadline, so an expiry shows at once). Changes wake it through `deps.events`.
+   */
+  app.get<{ Params: { paymentId: string } }>(`${base}/status`, { preHandler: guard }, async (request, reply) => {
+    const { paymentId } = request.params
+    const { after, waitMs = 0 } = parseOrThrow(CheckoutStatusQuery, request.query, 'query')
+    const gone = new AbortController()
+    reply.raw.once('close', () => gone.abort())
+    const deadline = Date.now() + (after ? waitMs : 0)
+    for (;;) {
+      const current = await deps.payments.statusForCheckout(paymentId)
+      if (!current) throw paymentNotFound(paymentId)
+      const left = deadline - Date.now()
+      if (current.status !== after || left <= 0 || gone.signal.aborted || deps.closing()) break
+      const untilDeadline = current.status === 'pending' ? current.expiresAt - deps.clock.now().getTime() : left
+      await deps.events.next(paymentId, Math.min(left, Math.max(untilDeadline, 0) + 10), gone.signal)
+    }
+    return checkoutStatus(await load(paymentId), deps.clock.now())
+  })
+}

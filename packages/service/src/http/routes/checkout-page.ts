@@ -1,0 +1,42 @@
+import { gzipSync } from 'node:zlib'
+import { en } from '@till/checkout-page/strings'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { isSandboxPayment, type CheckoutDeps } from '../../checkout/context.ts'
+import { checkoutPageHtml, notFoundPageHtml } from '../../checkout/page-html.ts'
+import { TEST_WALLETS } from '../../sandbox/test-wallets.ts'
+import { checkoutSession } from '../../checkout/views.ts'
+import { ApiError } from '../../errors.ts'
+
+const acceptsGzip = (request: FastifyRequest) => /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''))
+
+function sendHtml(request: FastifyRequest, reply: FastifyReply, status: number, html: string) {
+  reply.code(status).type('text/html; charset=utf-8').header('Vary', 'Accept-Encoding')
+  if (!acceptsGzip(request)) return reply.send(html)
+  return reply.header('Content-Encoding', 'gzip').send(gzipSync(html))
+}
+
+/** The hosted checkout page at `gatewayUrl` (spec 4.7) and its two content-addressed assets. */
+export function checkoutPageRoutes(app: FastifyInstance, deps: CheckoutDeps) {
+  const assets = new Map([deps.assets.script, deps.assets.style].map((asset) => [asset.fileName, asset]))
+
+  app.get<{ Params: { file: string } }>('/checkout/assets/:file', async (request, reply) => {
+    const asset = assets.get(request.params.file)
+    if (!asset) throw new ApiError('not_found', `No checkout asset ${request.params.file}.`)
+    reply.type(asset.contentType).header('Cache-Control', 'public, max-age=31536000, immutable').header('Vary', 'Accept-Encoding')
+    if (!acceptsGzip(request)) return reply.send(asset.body)
+    return reply.header('Content-Encoding', 'gzip').send(asset.gzip)
+  })
+
+  app.get<{ Params: { paymentId: string } }>('/checkout/:paymentId', async (request, reply) => {
+    const [path = '', query] = request.url.split('?', 2)
+    // The page's asset and API URLs are relative to it; a trailing slash would move them.
+    if (path.endsWith('/')) return reply.redirect(`${path.replace(/\/+$/, '')}${query === undefined ? '' : `?${query}`}`, 308)
+    const { paymentId } = request.params
+    const payment = await deps.payments.readForCheckout(paymentId)
+    const merchant = payment && (await deps.accounts.findMerchant(payment.merchantId))
+    if (!payment || !merchant) return sendHtml(request, reply, 404, notFoundPageHtml({ assets: deps.assets, t: en }))
+    const sandbox = await isSandboxPayment(deps, payment)
+    const session = checkoutSession({ payment, merchant, wallets: sandbox ? TEST_WALLETS : [], sandbox, now: deps.clock.now() })
+    return sendHtml(request, reply, 200, checkoutPageHtml({ session, token: deps.tokens.issue(payment.id), assets: deps.assets, t: en }))
+  })
+}

@@ -1,0 +1,23 @@
+import type { FastifyInstance } from 'fastify'
+import type { CheckoutDeps } from '../../checkout/context.ts'
+import { setCheckoutSecurityHeaders } from '../../checkout/security-headers.ts'
+import { ApiError } from '../../errors.ts'
+import { checkoutApiRoutes } from './checkout-api.ts'
+import { checkoutPageRoutes } from './checkout-page.ts'
+
+/** Everything under /checkout: the page, its assets and its gateway API, with their headers and limits. */
+export async function checkoutRoutes(app: FastifyInstance, deps: CheckoutDeps) {
+  await app.register(async (scope) => {
+    scope.addHook('onRequest', async (request, reply) => {
+      setCheckoutSecurityHeaders(reply, { https: deps.https })
+      // Assets are immutable and cached; everything else counts against the caller's address.
+      if (request.url.startsWith('/checkout/assets/')) return
+      const decision = deps.limits.perIp.hit(request.ip)
+      if (decision.allowed) return
+      reply.header('Retry-After', String(decision.retryAfterSeconds))
+      throw new ApiError('rate_limited', `Too many requests from this address; retry in ${decision.retryAfterSeconds} s.`)
+    })
+    checkoutPageRoutes(scope, deps)
+    checkoutApiRoutes(scope, deps)
+  })
+}

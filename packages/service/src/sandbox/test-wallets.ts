@@ -1,0 +1,66 @@
+import type { CheckoutWallet, CheckoutWalletId } from '@till/contract'
+import type { Clock } from '../domain/clock.ts'
+import type { PaymentService } from '../payments/service.ts'
+import type { PaymentRecord } from '../store/payment-record.ts'
+import { confirmedSettlement, signedFor, submittedTransaction, type SandboxOption } from './chain-data.ts'
+import type { SandboxConfirmations } from './confirmations.ts'
+
+/**
+ * Test wallets, like test card numbers: each one always ends a payment the same way, through the same
+ * lifecycle rule and transitions as everything else.
+ */
+export const TEST_WALLETS: readonly CheckoutWallet[] = [
+  { id: 'sandbox_pays', name: 'Test Wallet: Pays' },
+  { id: 'sandbox_declines', name: 'Test Wallet: Declines' },
+  { id: 'sandbox_slow', name: 'Test Wallet: Slow' },
+  { id: 'sandbox_never', name: 'Test Wallet: Never Confirms' },
+]
+
+const walletName = (id: CheckoutWalletId) => TEST_WALLETS.find((wallet) => wallet.id === id)?.name ?? id
+
+export type TestWalletDeps = {
+  payments: PaymentService
+  clock: Clock
+  confirmations: SandboxConfirmations
+  /** How long the slow wallet's transaction stays processing. */
+  slowConfirmMs: number
+}
+
+/**
+ * The buyer pays `payment` with `option` from test wallet `walletId` as `account` (CAIP-10 on the option's
+ * network). Refused with 409 invalid_transition unless the payment is pending and within its deadline.
+ */
+export async function payWithTestWallet(
+  deps: TestWalletDeps,
+  input: { payment: PaymentRecord; walletId: CheckoutWalletId; option: SandboxOption; account: string },
+): Promise<PaymentRecord> {
+  const { payment, walletId, option, account } = input
+  const quote = { currency: payment.currency, amountMinor: payment.amountMinor, walletName: walletName(walletId), option, buyerAccount: account }
+  if (walletId === 'sandbox_declines') {
+    // The buyer saw the amount and refused to sign: no transaction exists, nothing was charged.
+    return deps.payments.transition({ payment, to: 'failed', reason: 'buyer_declined', paid: signedFor(quote) })
+  }
+  const submitted = await deps.payments.transition({
+    payment,
+    to: 'processing',
+    reason: 'transaction_submitted',
+    paid: submittedTransaction(quote),
+  })
+  if (walletId === 'sandbox_pays') return confirm(deps, submitted)
+  if (walletId === 'sandbox_slow') {
+    await deps.confirmations.schedule(payment.id, new Date(deps.clock.now().getTime() + deps.slowConfirmMs))
+  }
+  // sandbox_never: the transaction sits in the mempool for good; the payment stays processing.
+  return submitted
+}
+
+/** The transaction confirmed: processing → succeeded, with the fee and the merchant's settlement. */
+export function confirm(deps: Pick<TestWalletDeps, 'payments' | 'clock'>, payment: PaymentRecord): Promise<PaymentRecord> {
+  if (!payment.paid) throw new Error(`payment ${payment.id} is processing without transaction details`)
+  return deps.payments.transition({
+    payment,
+    to: 'succeeded',
+    reason: 'transaction_confirmed',
+    paid: confirmedSettlement(payment.paid, payment.amountMinor, deps.clock.now()),
+  })
+}
