@@ -18,7 +18,7 @@ import selfsigned from 'selfsigned'
 export { expect }
 
 /** Extra `till serve` flags for every worker's service, after `--sandbox --port 0 --json --log-level warn`. */
-export const TILL_SERVE_ARGS: readonly string[] = []
+export const TILL_SERVE_ARGS: readonly string[] = ['--sandbox-confirm-ms', '1500']
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url))
 const TILL_BIN = fileURLToPath(new URL('../packages/service/bin/till.mjs', import.meta.url))

@@ -37,6 +37,8 @@ export type AppConfig = {
   bodyLimitBytes?: number
   /** Payment statuses kept in memory for status reads (0: none). */
   statusCacheEntries?: number
+  /** The client address comes from X-Forwarded-For: set it behind a reverse proxy, never otherwise. */
+  trustProxy?: boolean
   /** How long the sandbox's slow test wallet keeps a payment processing. */
   sandboxSlowConfirmMs?: number
   /** Requests per window the checkout page's routes take per client address and per payment. */
@@ -67,6 +69,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
     genReqId: () => `${requestPrefix}${(++requestCount).toString(36)}`,
     requestIdHeader: false,
     return503OnClosing: true,
+    trustProxy: config.trustProxy ?? false,
     routerOptions: { ignoreTrailingSlash: true },
   })
   // The API speaks JSON only; Fastify would otherwise hand a text/plain body to the handlers.
@@ -129,7 +132,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
     assets: await checkoutAssets(),
     clock,
     sandbox: config.sandbox,
-    https: config.checkoutUrl().startsWith('https:'),
+    https: () => config.checkoutUrl().startsWith('https:'),
     slowConfirmMs: config.sandboxSlowConfirmMs ?? 8_000,
     confirmations,
     limits: {

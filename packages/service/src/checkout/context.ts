@@ -18,7 +18,8 @@ export type CheckoutDeps = {
   clock: Clock
   /** The service runs in sandbox mode: sandbox partners' payments get test wallets. */
   sandbox: boolean
-  https: boolean
+  /** The page is served over HTTPS (its public address says so): then HSTS is sent too. */
+  https: () => boolean
   slowConfirmMs: number
   confirmations: SandboxConfirmations
   limits: { perIp: RateLimiter; perPayment: RateLimiter; actionsPerPayment: RateLimiter }

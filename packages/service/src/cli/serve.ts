@@ -27,6 +27,11 @@ Options:
   --log-level LEVEL     fatal, error, warn, info, debug, trace or silent (info)      [TILL_LOG_LEVEL]
   --status-cache-size N Payment statuses kept in memory for status reads; 0 turns
                         the cache off (100000)                                       [TILL_STATUS_CACHE_SIZE]
+  --sandbox-confirm-ms MS
+                        How long the slow test wallet's payments stay processing
+                        (8000)                                                       [TILL_SANDBOX_CONFIRM_MS]
+  --trust-proxy         Take the client address from X-Forwarded-For (behind a
+                        reverse proxy), for the checkout page's rate limits          [TILL_TRUST_PROXY]
   --json                Print one JSON line once ready: baseUrl, checkoutUrl and, in
                         sandbox mode, apiKey, merchantId and version. Logs go to stderr.
   -h, --help            Show this help
@@ -60,6 +65,8 @@ export async function serve(argv: string[], env: Record<string, string | undefin
       paymentTtlSeconds: config['payment-ttl'],
       pollInMs: config['poll-ms'],
       statusCacheEntries: config['status-cache-size'],
+      sandboxSlowConfirmMs: config['sandbox-confirm-ms'],
+      trustProxy: config['trust-proxy'],
       checkoutUrl: () => checkoutUrl,
     },
   })

@@ -22,6 +22,8 @@ export const SERVE_OPTIONS = {
   'sandbox-api-key': { type: 'string' },
   'log-level': { type: 'string' },
   'status-cache-size': { type: 'string' },
+  'sandbox-confirm-ms': { type: 'string' },
+  'trust-proxy': { type: 'boolean' },
   json: { type: 'boolean' },
 } as const
 
@@ -37,6 +39,8 @@ export const SERVE_ENV = {
   'sandbox-api-key': 'TILL_SANDBOX_API_KEY',
   'log-level': 'TILL_LOG_LEVEL',
   'status-cache-size': 'TILL_STATUS_CACHE_SIZE',
+  'sandbox-confirm-ms': 'TILL_SANDBOX_CONFIRM_MS',
+  'trust-proxy': 'TILL_TRUST_PROXY',
 }
 
 /** `till serve` configuration: flags over environment over defaults, parsed once, here. */
@@ -56,6 +60,8 @@ export const ServeConfig = z
       .optional(),
     'log-level': z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     'status-cache-size': integerFlag(0, 10_000_000, 'payment statuses kept in memory for reads; 0 turns the cache off').default(100_000),
+    'sandbox-confirm-ms': integerFlag(0, 600_000, "milliseconds the slow test wallet's payments stay processing").default(8_000),
+    'trust-proxy': booleanFlag.default(false),
     json: booleanFlag.default(false),
   })
   .refine(oneStorage, ONE_STORAGE_MESSAGE)

@@ -9,7 +9,7 @@ import { checkoutPageRoutes } from './checkout-page.ts'
 export async function checkoutRoutes(app: FastifyInstance, deps: CheckoutDeps) {
   await app.register(async (scope) => {
     scope.addHook('onRequest', async (request, reply) => {
-      setCheckoutSecurityHeaders(reply, { https: deps.https })
+      setCheckoutSecurityHeaders(reply, { https: deps.https() })
       // Assets are immutable and cached; everything else counts against the caller's address.
       if (request.url.startsWith('/checkout/assets/')) return
       const decision = deps.limits.perIp.hit(request.ip)
