@@ -1,0 +1,96 @@
+// The checkout page with a keyboard alone, and axe-core on every screen a buyer meets.
+import AxeBuilder from '@axe-core/playwright'
+import type { Page } from '@playwright/test'
+import { expect, test } from '../fixtures.ts'
+import { outcomeHeading } from './buyer.ts'
+
+/**
+ * axe schedules its work on timers; under a paused Playwright clock they only fire when the clock moves,
+ * so it is moved a millisecond at a time until axe is done: far less than the 3-second countdown.
+ */
+async function expectNoAxeViolations(page: Page, screen: string) {
+  let done = false
+  // Settled into a value at once, so a failing analysis is reported below rather than as a stray rejection.
+  // Legacy mode runs in the page itself; the default opens a helper page in the same context, whose
+  // closing would race the clock calls below.
+  const analysis = new AxeBuilder({ page })
+    .setLegacyMode(true)
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
+    .analyze()
+    .then(
+      (results) => ({ results }),
+      (error: unknown) => ({ error }),
+    )
+    .finally(() => {
+      done = true
+    })
+  for (let movedMs = 0; !done && movedMs < 1_000; movedMs++) await page.clock.runFor(1)
+  const outcome = await analysis
+  if ('error' in outcome) throw outcome.error
+  const { results } = outcome
+  // axe ran its rules on this screen: an empty violation list from an analysis of nothing proves nothing.
+  expect(results.passes.length, screen).toBeGreaterThan(10)
+  expect(results.violations.map((violation) => `${screen}: ${violation.id} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`)).toEqual([])
+}
+
+for (const scheme of ['light', 'dark'] as const) {
+  test(`axe finds nothing on any screen of a payment (${scheme} scheme)`, async ({ page, till, merchant }) => {
+    await page.emulateMedia({ colorScheme: scheme })
+    await page.clock.install()
+    await page.clock.pauseAt(Date.now() + 1_000)
+    const payment = await till.createPayment({ checkout: { successUrl: merchant.url('/paid'), errorUrl: merchant.url('/failed') } })
+    await page.goto(payment.gatewayUrl)
+    await expect(page.getByRole('heading', { name: 'Connect a wallet' })).toBeVisible()
+    await expectNoAxeViolations(page, 'connect')
+
+    await page.getByRole('button', { name: 'Test Wallet: Slow' }).click()
+    await expect(page.getByRole('radio').first()).toBeChecked()
+    await expectNoAxeViolations(page, 'choose')
+
+    await page.getByRole('button', { name: /^Sign and pay/ }).click()
+    await expect(outcomeHeading(page, 'Payment processing')).toBeVisible()
+    await expectNoAxeViolations(page, 'processing')
+
+    await expect(outcomeHeading(page, 'Payment successful')).toBeVisible({ timeout: 10_000 })
+    await expect(page.getByRole('progressbar')).toBeVisible()
+    await expectNoAxeViolations(page, 'succeeded with countdown')
+  })
+}
+
+test('a payment is made with the keyboard alone, and focus follows every change of screen', async ({ page, till, merchant }) => {
+  const payment = await till.createPayment({ checkout: { successUrl: merchant.url('/paid'), errorUrl: merchant.url('/failed') } })
+  await page.goto(payment.gatewayUrl)
+  await expect(page.getByRole('heading', { name: 'Connect a wallet' })).toBeVisible()
+
+  // Tab to the first wallet and on to the declining one.
+  await page.keyboard.press('Tab')
+  await expect(page.getByRole('button', { name: 'Test Wallet: Pays' })).toBeFocused()
+  await page.keyboard.press('Tab')
+  await expect(page.getByRole('button', { name: 'Test Wallet: Declines' })).toBeFocused()
+  await page.keyboard.press('Shift+Tab')
+  await page.keyboard.press('Enter')
+
+  await expect(page.getByRole('heading', { name: 'Choose how to pay' })).toBeFocused()
+  await page.keyboard.press('Tab')
+  await expect(page.getByRole('radio', { name: /on Base/ })).toBeFocused()
+  await page.keyboard.press('ArrowDown')
+  await expect(page.getByRole('radio', { name: /USDC on Ethereum/ })).toBeChecked()
+  await page.keyboard.press('Tab')
+  await expect(page.getByRole('button', { name: /^Sign and pay 13\.50 USDC$/ })).toBeFocused()
+  await page.keyboard.press('Enter')
+
+  await expect(outcomeHeading(page, 'Payment successful')).toBeFocused()
+  await expect(page.getByText('13.50 USDC on Ethereum')).toBeVisible()
+  await page.keyboard.press('Tab')
+  await expect(page.getByRole('link', { name: 'Return to Till Demo Shop now' })).toBeFocused()
+  await page.keyboard.press('Enter')
+  await expect(page).toHaveURL(merchant.url(`/paid?payment_id=${payment.paymentId}`))
+})
+
+test('"Use another wallet" takes the buyer back, with focus on the wallet list heading', async ({ page, till }) => {
+  const payment = await till.createPayment()
+  await page.goto(payment.gatewayUrl)
+  await page.getByRole('button', { name: 'Test Wallet: Pays' }).click()
+  await page.getByRole('button', { name: 'Use another wallet' }).click()
+  await expect(page.getByRole('heading', { name: 'Connect a wallet' })).toBeFocused()
+})
