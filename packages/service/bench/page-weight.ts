@@ -1,0 +1,81 @@
+// `pnpm bench`, first part: the weight of the hosted checkout page's critical path, as a browser gets it
+// from a real `till serve --sandbox`: the HTML, then every stylesheet and script it links, gzipped. The
+// baseline, built in the same run, is lit-html alone, the one library the page's script carries.
+//
+// Exit code: 0 when it measured (budget met or not: a benchmark reports), 1 when it could not.
+import { get } from 'node:http'
+import { gunzipSync, gzipSync } from 'node:zlib'
+import { build } from 'esbuild'
+import { startTill } from './servers.ts'
+
+// The issue's budget; BTCPay's checkout, for scale, weighs about 141 KB gzip in 18 requests.
+const BUDGET = { gzipBytes: 35 * 1024, requests: 4 }
+
+type Fetched = { url: string; status: number; wireBytes: number; rawBytes: number; body: string }
+
+/** One GET as a browser sends it (gzip accepted); counts the bytes on the wire, before decompression. */
+function fetchRaw(url: string): Promise<Fetched> {
+  return new Promise((resolve, reject) => {
+    get(url, { headers: { 'accept-encoding': 'gzip' } }, (response) => {
+      const chunks: Buffer[] = []
+      response.on('data', (chunk: Buffer) => chunks.push(chunk))
+      response.on('end', () => {
+        const wire = Buffer.concat(chunks)
+        const raw = response.headers['content-encoding'] === 'gzip' ? gunzipSync(wire) : wire
+        resolve({ url, status: response.statusCode ?? 0, wireBytes: wire.length, rawBytes: raw.length, body: raw.toString('utf8') })
+      })
+      response.on('error', reject)
+    }).on('error', reject)
+  })
+}
+
+async function litHtmlBaseline(): Promise<number> {
+  const result = await build({
+    stdin: { contents: "import { html, render } from 'lit-html'; render(html`<p>${'hi'}</p>`, document.body)", resolveDir: new URL('../../checkout-page/', import.meta.url).pathname, loader: 'ts' },
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    write: false,
+  })
+  return gzipSync(Buffer.from(result.outputFiles[0]?.text ?? ''), { level: 9 }).length
+}
+
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`
+
+async function main() {
+  const till = await startTill({ name: 'till (page weight)' })
+  try {
+    const { baseUrl, apiKey, merchantId } = till.ready
+    const created = await fetch(`${baseUrl}/v1/merchant/payment`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'api-key': apiKey, 'merchant-id': merchantId },
+      body: JSON.stringify({ amount: { unit: 'iso4217/EUR', value: '1250' }, referenceId: `bench-${Date.now()}` }),
+    })
+    const { gatewayUrl } = (await created.json()) as { gatewayUrl: string }
+    const page = await fetchRaw(gatewayUrl)
+    // Everything the page links that blocks or drives its first paint: stylesheets, scripts, images.
+    const linked = [...page.body.matchAll(/<(?:link rel="stylesheet" href|script[^>]* src|img src)="([^"]+)"/g)].map((match) => new URL(match[1] ?? '', gatewayUrl).href)
+    const assets = await Promise.all(linked.map(fetchRaw))
+    const all = [page, ...assets]
+    if (all.some((item) => item.status !== 200)) throw new Error(`a request failed: ${all.map((item) => `${item.status} ${item.url}`).join(', ')}`)
+    const total = all.reduce((sum, item) => sum + item.wireBytes, 0)
+    const script = assets.find((item) => item.url.endsWith('.js'))
+    const baseline = await litHtmlBaseline()
+
+    console.log('\n[bench] checkout page critical path (gzip on the wire, as Chromium requests it)')
+    for (const item of all) console.log(`  ${kb(item.wireBytes).padStart(9)}  (${kb(item.rawBytes)} raw)  ${new URL(item.url).pathname}`)
+    console.log(`  ${kb(total).padStart(9)}  in ${all.length} requests; budget ${kb(BUDGET.gzipBytes)} in ${BUDGET.requests}: ${total <= BUDGET.gzipBytes && all.length <= BUDGET.requests ? '✓' : '✗'} (${((total / BUDGET.gzipBytes) * 100).toFixed(0)} % of it)`)
+    console.log('  the merchant logo, when the merchant has one, is the one more request (from the merchant\'s own host)')
+    if (script) {
+      console.log(`  script ${kb(script.wireBytes)} = ${(script.wireBytes / baseline).toFixed(2)}× lit-html alone (${kb(baseline)}, built in this run)`)
+    }
+    console.log('  BTCPay Server checkout, for scale (published figure, not measured here): 141 KB in 18 requests')
+  } finally {
+    await till.stop()
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(`[bench] page weight could not be measured: ${error instanceof Error ? error.message : String(error)}`)
+  process.exitCode = 1
+})
