@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it, vi } from 'vitest'
+import { buyer, createCheckoutPayment, gatewayCall } from './checkout-fixtures.ts'
 import { createAccount, createBody, openTestDatabase, testApp, type Account, type TestDatabase } from './fixtures.ts'
 
 // Several instances share one database only on PostgreSQL.
@@ -45,5 +46,21 @@ describe.skipIf(!onPostgres)('two Till instances on one PostgreSQL', () => {
     // The writer reads its own write at once; the other instance as soon as PostgreSQL's NOTIFY arrives.
     expect(await statusOn(first, paymentId)).toBe('succeeded')
     await vi.waitFor(async () => expect(await statusOn(second, paymentId)).toBe('succeeded'), { timeout: 5_000, interval: 20 })
+  })
+
+  it('wakes a checkout page long-polling one instance when the buyer pays through the other', async () => {
+    const payment = await createCheckoutPayment(first, account)
+    // The page's token works on every instance: they share the signing key through the database.
+    const waiting = gatewayCall(second, payment, '/status?after=pending&waitMs=20000')
+    const paid = await gatewayCall(first, payment, '/confirm', {
+      method: 'POST',
+      payload: { walletId: 'sandbox_pays', optionId: 'usdc-base', account: buyer() },
+    })
+    expect(paid.json()).toMatchObject({ status: 'succeeded' })
+    // It answers at the first change it hears of (processing, or already succeeded); the page asks again.
+    const heard = (await waiting).json<{ status: string }>()
+    expect(['processing', 'succeeded']).toContain(heard.status)
+    const next = await gatewayCall(second, payment, `/status?after=${heard.status === 'processing' ? 'processing' : 'pending'}&waitMs=20000`)
+    expect(next.json()).toMatchObject({ status: 'succeeded', isFinal: true })
   })
 })
