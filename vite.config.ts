@@ -30,6 +30,15 @@ export default defineConfig({
         },
       },
       {
+        // The checkout page's pure modules (formatting, model); none of them touches the DOM.
+        test: {
+          ...shared,
+          name: 'checkout-page',
+          root: here('./packages/checkout-page'),
+          include: ['src/**/*.test.ts'],
+        },
+      },
+      {
         // Unit and integration tests on embedded PGlite. Nothing is provided here, so
         // inject('databaseUrl') returns undefined and fixtures fall back to PGlite.
         test: {
