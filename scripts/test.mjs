@@ -50,39 +50,31 @@ async function typecheck() {
   return code === 0 ? { passed: 1, failed: 0, skipped: 0 } : { passed: 0, failed: 1, skipped: 0 };
 }
 
-/** All vitest projects (contract, service on PGlite, service-pg on PostgreSQL) in one run. */
-async function vitest() {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'till-vitest-'));
-  const report = path.join(dir, 'vitest.json');
+/**
+ * Runs a test tool that writes a JSON report to the file it is given, and counts that report. A run that
+ * wrote no report, or exited non-zero with no failed test (a file that fails to load, a global setup that
+ * throws), counts as one failure.
+ * @param {string} tool
+ * @param {(report: string) => { args: string[]; env?: Record<string, string> }} invocation
+ * @param {(json: any) => Counts} count
+ * @returns {Promise<Counts>}
+ */
+async function runReported(tool, invocation, count) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), `till-${tool}-`));
+  const report = path.join(dir, 'report.json');
   try {
-    const code = await runChild('pnpm', [
-      'exec',
-      'vitest',
-      'run',
-      '--reporter=default',
-      '--reporter=json',
-      `--outputFile=${report}`,
-    ]);
+    const { args, env } = invocation(report);
+    const code = await runChild('pnpm', ['exec', tool, ...args], env);
     let json;
     try {
       json = JSON.parse(readFileSync(report, 'utf8'));
     } catch {
-      log(`vitest exited with code ${code} and wrote no report`);
+      log(`${tool} exited with code ${code} and wrote no report`);
       return { passed: 0, failed: 1, skipped: 0 };
     }
-    const counts = {
-      passed: json.numPassedTests ?? 0,
-      failed: json.numFailedTests ?? 0,
-      skipped: (json.numPendingTests ?? 0) + (json.numTodoTests ?? 0),
-    };
-    // A test file that fails to load has no failed tests of its own; count the file.
-    for (const file of json.testResults ?? []) {
-      const failedTests = (file.assertionResults ?? []).filter((test) => test.status === 'failed').length;
-      if (file.status === 'failed' && failedTests === 0) counts.failed += 1;
-    }
-    // Unhandled errors or a failed global setup fail the run without failing a test.
+    const counts = count(json);
     if (code !== 0 && counts.failed === 0) {
-      log(`vitest exited with code ${code} although no test failed`);
+      log(`${tool} exited with code ${code} although no test failed`);
       counts.failed = 1;
     }
     return counts;
@@ -91,37 +83,37 @@ async function vitest() {
   }
 }
 
+/** All vitest projects (contract, checkout page, service on PGlite, service-pg on PostgreSQL) in one run. */
+const vitest = () =>
+  runReported(
+    'vitest',
+    (report) => ({ args: ['run', '--reporter=default', '--reporter=json', `--outputFile=${report}`] }),
+    (json) => {
+      const counts = {
+        passed: json.numPassedTests ?? 0,
+        failed: json.numFailedTests ?? 0,
+        skipped: (json.numPendingTests ?? 0) + (json.numTodoTests ?? 0),
+      };
+      // A test file that fails to load has no failed tests of its own; count the file.
+      for (const file of json.testResults ?? []) {
+        const failedTests = (file.assertionResults ?? []).filter((test) => test.status === 'failed').length;
+        if (file.status === 'failed' && failedTests === 0) counts.failed += 1;
+      }
+      return counts;
+    },
+  );
+
 /** The Playwright specs in e2e/, in the Chromium that CHROMIUM_PATH names (set in main). */
-async function e2e() {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'till-e2e-'));
-  const report = path.join(dir, 'playwright.json');
-  try {
-    const code = await runChild('pnpm', ['exec', 'playwright', 'test'], { PLAYWRIGHT_JSON_OUTPUT_FILE: report });
-    let json;
-    try {
-      json = JSON.parse(readFileSync(report, 'utf8'));
-    } catch {
-      log(`playwright exited with code ${code} and wrote no report`);
-      return { passed: 0, failed: 1, skipped: 0 };
-    }
-    const stats = json.stats ?? {};
-    // A flaky test failed first and passed on a retry.
-    const counts = {
-      passed: (stats.expected ?? 0) + (stats.flaky ?? 0),
-      failed: stats.unexpected ?? 0,
-      skipped: stats.skipped ?? 0,
-    };
-    // A spec that fails to load, a worker fixture or global setup that throws, `test.only` on CI, or no
-    // tests at all fail the run without failing a test.
-    if (code !== 0 && counts.failed === 0) {
-      log(`playwright exited with code ${code} although no test failed`);
-      counts.failed = 1;
-    }
-    return counts;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
+const e2e = () =>
+  runReported(
+    'playwright',
+    (report) => ({ args: ['test'], env: { PLAYWRIGHT_JSON_OUTPUT_FILE: report } }),
+    (json) => {
+      const stats = json.stats ?? {};
+      // A flaky test failed first and passed on a retry.
+      return { passed: (stats.expected ?? 0) + (stats.flaky ?? 0), failed: stats.unexpected ?? 0, skipped: stats.skipped ?? 0 };
+    },
+  );
 
 /**
  * Each suite resolves with its counts and must not throw for test failures.

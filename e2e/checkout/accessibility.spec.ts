@@ -1,5 +1,5 @@
 // The checkout page with a keyboard alone, and axe-core on every screen a buyer meets.
-import AxeBuilder from '@axe-core/playwright'
+import { AxeBuilder } from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
 import { expect, test } from '../fixtures.ts'
 import { outcomeHeading } from './buyer.ts'

@@ -37,6 +37,12 @@ describe('newer', () => {
     }
   })
 
+  it('keeps the end a payment was first seen with: an ended payment never changes its end', () => {
+    const succeeded = observed('succeeded')
+    expect(newer(succeeded, observed('failed'))).toBe(succeeded)
+    expect(newer(succeeded, observed('expired'))).toBe(succeeded)
+  })
+
   it('takes the later observation of the same state, so its details stay fresh', () => {
     const later = observed('pending', '2025-03-01T12:05:00.000Z')
     expect(newer(observed('pending'), later)).toBe(later)

@@ -31,9 +31,10 @@ export type Model = {
 // A payment's state only moves forward; an answer that arrives late must not move the page back.
 const RANK: Record<MerchantPaymentStatus, number> = { pending: 0, processing: 1, succeeded: 2, failed: 2, expired: 2 }
 
-/** The newer of two observations of the same payment. */
+/** The newer of two observations of the same payment; an ended payment keeps the end it was first seen with. */
 export function newer(current: CheckoutStatus, next: CheckoutStatus): CheckoutStatus {
-  return RANK[next.status] >= RANK[current.status] ? next : current
+  if (RANK[next.status] > RANK[current.status]) return next
+  return next.status === current.status ? next : current
 }
 
 export type ViewKey = 'connect' | 'choose' | 'signing' | 'processing' | 'succeeded' | 'failed' | 'expired'

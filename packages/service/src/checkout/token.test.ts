@@ -54,6 +54,22 @@ describe('checkout tokens', () => {
     expect(tokens.verify('pay_1', `${token.slice(0, 42)}=`)).toBe(false)
   })
 
+  it('refuse strings that decode to the same bytes but are not the token issued', () => {
+    const token = tokens.issue('pay_1')
+    // The last of 43 base64url characters carries 2 spare bits; lenient decoding ignores them.
+    const last = token.at(-1) ?? 'A'
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'
+    const base = alphabet.indexOf(last) & ~3
+    for (let spare = 0; spare < 4; spare++) {
+      const variant = `${token.slice(0, 42)}${alphabet[base + spare]}`
+      if (variant !== token) expect(tokens.verify('pay_1', variant), variant).toBe(false)
+    }
+    // Standard base64's + and / decode like base64url's - and _.
+    const standard = token.replace(/-/g, '+').replace(/_/g, '/')
+    if (standard !== token) expect(tokens.verify('pay_1', standard)).toBe(false)
+    expect(tokens.verify('pay_1', token.replace(/[A-Za-z0-9]/, '-').replace('-', '+'))).toBe(false)
+  })
+
   it('refuse an empty or missing token', () => {
     expect(tokens.verify('pay_1', '')).toBe(false)
     expect(tokens.verify('pay_1', undefined)).toBe(false)
