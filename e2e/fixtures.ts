@@ -76,10 +76,28 @@ interface ReadyLine {
 
 type TillProcess = ChildProcessByStdio<null, Readable, Readable>
 
-export const test = base.extend<{ _merchantRequestsPerTest: void }, { till: Till; merchant: Merchant }>({
+/** The payment lifetime of `shortLivedTill`: the shortest `till serve --payment-ttl` accepts. */
+export const SHORT_PAYMENT_TTL_SECONDS = 10
+
+export const test = base.extend<{ _merchantRequestsPerTest: void }, { till: Till; shortLivedTill: Till; merchant: Merchant }>({
   till: [
     async ({}, use) => {
       const service = await startTill()
+      try {
+        await use(service.till)
+      } finally {
+        await service.stop()
+      }
+    },
+    // Starting the service (PGlite in memory, migrations) takes a few seconds, on top of the test's own.
+    { scope: 'worker', timeout: READY_TIMEOUT_MS + 30_000 },
+  ],
+
+  // A second service whose payments expire after 10 s, for tests of a real deadline. Started only in a
+  // worker that runs such a test.
+  shortLivedTill: [
+    async ({}, use) => {
+      const service = await startTill(['--payment-ttl', String(SHORT_PAYMENT_TTL_SECONDS)])
       try {
         await use(service.till)
       } finally {
@@ -114,8 +132,8 @@ export const test = base.extend<{ _merchantRequestsPerTest: void }, { till: Till
 // ---------------------------------------------------------------------------------------------------
 // till
 
-async function startTill(): Promise<{ till: Till; stop: () => Promise<void> }> {
-  const args = [TILL_BIN, 'serve', '--sandbox', '--port', '0', '--json', '--log-level', 'warn', ...TILL_SERVE_ARGS]
+async function startTill(extraArgs: readonly string[] = []): Promise<{ till: Till; stop: () => Promise<void> }> {
+  const args = [TILL_BIN, 'serve', '--sandbox', '--port', '0', '--json', '--log-level', 'warn', ...TILL_SERVE_ARGS, ...extraArgs]
   const child: TillProcess = spawn(process.execPath, args, {
     cwd: REPO_ROOT,
     env: serviceEnv(),

@@ -1,5 +1,5 @@
 // The buyer pays on the hosted checkout page with each sandbox test wallet and is sent back to the shop.
-import { expect, test } from '../fixtures.ts'
+import { expect, SHORT_PAYMENT_TTL_SECONDS, test } from '../fixtures.ts'
 import { freezePageClock, outcomeHeading, payWith } from './buyer.ts'
 
 test.beforeEach(async ({ page }) => {
@@ -93,14 +93,15 @@ test('the sandbox "expire now" control ends the payment and sends the buyer to e
   expect(await till.status(payment.paymentId)).toEqual({ status: 'expired', isFinal: true })
 })
 
-test('a payment that expires while its page is open shows expired within a second, then redirects', async ({ page, till, merchant }) => {
+test('a payment expired from the merchant side while its page is open shows expired at once, then redirects', async ({ page, till, merchant }) => {
   const payment = await till.createPayment({ checkout: { successUrl: merchant.url('/paid'), errorUrl: merchant.url('/failed') } })
   await page.goto(payment.gatewayUrl)
   await page.getByRole('button', { name: 'Test Wallet: Pays' }).click()
   await expect(page.getByRole('heading', { name: 'Choose how to pay' })).toBeVisible()
 
   await till.simulate(payment.paymentId, 'expired')
-  await expect(outcomeHeading(page, 'Payment expired')).toBeVisible({ timeout: 1_000 })
+  // The page's long-poll is woken by the change; it does not wait for a polling interval.
+  await expect(outcomeHeading(page, 'Payment expired')).toBeVisible()
   await expect(page.getByRole('button', { name: /^Sign and pay/ })).toHaveCount(0)
   await freezePageClock(page)
   await page.clock.runFor(3_000)
@@ -118,4 +119,20 @@ test('a page opened after the payment ended shows the outcome and redirects the 
   await expect(page).toHaveURL(payment.gatewayUrl)
   await page.clock.runFor(1)
   await expect(page).toHaveURL(merchant.url(`/paid?x=1&payment_id=${payment.paymentId}`))
+})
+
+test('a payment whose time runs out while the buyer looks at it turns expired and returns to errorUrl', async ({ page, shortLivedTill, merchant }) => {
+  const payment = await shortLivedTill.createPayment({ checkout: { successUrl: merchant.url('/paid'), errorUrl: merchant.url('/failed?order=9') } })
+  await page.goto(payment.gatewayUrl)
+  await expect(page.getByRole('timer')).toHaveText(/Expires in 0:(0\d|10)/)
+  await page.getByRole('button', { name: 'Test Wallet: Pays' }).click()
+  await expect(page.getByRole('button', { name: /^Sign and pay/ })).toBeVisible()
+
+  // No test action: the service's deadline alone ends the payment, and the page's long-poll hears of it.
+  await expect(outcomeHeading(page, 'Payment expired')).toBeVisible({ timeout: SHORT_PAYMENT_TTL_SECONDS * 1_000 + 5_000 })
+  await expect(page.getByRole('button', { name: /^Sign and pay/ })).toHaveCount(0)
+  await freezePageClock(page)
+  await page.clock.runFor(3_000)
+  await expect(page).toHaveURL(merchant.url(`/failed?order=9&payment_id=${payment.paymentId}`))
+  expect(await shortLivedTill.status(payment.paymentId)).toEqual({ status: 'expired', isFinal: true })
 })
