@@ -1,7 +1,7 @@
 import { CheckoutSession, CheckoutStatus, ErrorBody, Payment, PaymentOptionsResponse } from '@till/contract'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { buyer, createCheckoutPayment, gatewayCall } from '../../../test/checkout-fixtures.ts'
-import { createAccount, useTestApp, type Account } from '../../../test/fixtures.ts'
+import { createAccount, testApp, useTestApp, type Account } from '../../../test/fixtures.ts'
 import { listingPayment } from '../../payments/views.ts'
 import { accountStore } from '../../store/accounts.ts'
 import { paymentStore } from '../../store/payments.ts'
@@ -188,6 +188,15 @@ describe('the status long-poll', () => {
     })
     expect(simulated.statusCode).toBe(200)
     expect((await waiting).json()).toMatchObject({ status: 'failed', isFinal: true })
+  })
+
+  it('answers at once when the service shuts down, instead of holding the shutdown', async () => {
+    const closing = await testApp(ctx.tdb.db, { config: { sandbox: true } })
+    const payment = await createCheckoutPayment(closing, account)
+    const waiting = gatewayCall(closing, payment, '/status?after=pending&waitMs=25000')
+    await closing.close()
+    // Without the release this would wait out the 25 s long-poll, past the test's 20 s timeout.
+    expect((await waiting).json()).toMatchObject({ status: 'pending' })
   })
 
   it('refuses a wait longer than it holds, and an unknown status', async () => {
