@@ -79,10 +79,11 @@ type TillProcess = ChildProcessByStdio<null, Readable, Readable>
 /** The payment lifetime of `shortLivedTill`: the shortest `till serve --payment-ttl` accepts. */
 export const SHORT_PAYMENT_TTL_SECONDS = 10
 
-export const test = base.extend<{ _merchantRequestsPerTest: void }, { till: Till; shortLivedTill: Till; merchant: Merchant }>({
-  till: [
+/** A worker fixture running its own `till serve` with `extraArgs`; the service starts on first use. */
+function tillService(extraArgs: readonly string[] = []): [(args: object, use: (till: Till) => Promise<void>) => Promise<void>, { scope: 'worker'; timeout: number }] {
+  return [
     async ({}, use) => {
-      const service = await startTill()
+      const service = await startTill(extraArgs)
       try {
         await use(service.till)
       } finally {
@@ -91,22 +92,13 @@ export const test = base.extend<{ _merchantRequestsPerTest: void }, { till: Till
     },
     // Starting the service (PGlite in memory, migrations) takes a few seconds, on top of the test's own.
     { scope: 'worker', timeout: READY_TIMEOUT_MS + 30_000 },
-  ],
+  ]
+}
 
-  // A second service whose payments expire after 10 s, for tests of a real deadline. Started only in a
-  // worker that runs such a test.
-  shortLivedTill: [
-    async ({}, use) => {
-      const service = await startTill(['--payment-ttl', String(SHORT_PAYMENT_TTL_SECONDS)])
-      try {
-        await use(service.till)
-      } finally {
-        await service.stop()
-      }
-    },
-    // Starting the service (PGlite in memory, migrations) takes a few seconds, on top of the test's own.
-    { scope: 'worker', timeout: READY_TIMEOUT_MS + 30_000 },
-  ],
+export const test = base.extend<{ _merchantRequestsPerTest: void }, { till: Till; shortLivedTill: Till; merchant: Merchant }>({
+  till: tillService(),
+  // Payments that expire after 10 s, for tests of a real deadline.
+  shortLivedTill: tillService(['--payment-ttl', String(SHORT_PAYMENT_TTL_SECONDS)]),
 
   merchant: [
     async ({}, use) => {

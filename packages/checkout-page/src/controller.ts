@@ -2,7 +2,7 @@ import type { CheckoutSession, CheckoutStatus, CheckoutWallet } from '@till/cont
 import { render } from 'lit-html'
 import { GatewayError, type Gateway } from './api.ts'
 import { postBridgeMessage } from './bridge.ts'
-import { clockOffset, newer, viewKey, type Model, type Notice, type ViewKey } from './model.ts'
+import { clockOffset, isFinalView, newer, viewKey, type Model, type Notice, type ViewKey } from './model.ts'
 import type { Strings } from './strings.ts'
 import { view } from './view.ts'
 
@@ -82,14 +82,13 @@ export class CheckoutController {
   private announce(key: ViewKey) {
     const { t } = this.deps
     const merchant = this.model.session.merchant.name
-    const text =
-      key === 'succeeded' || key === 'failed' || key === 'expired'
-        ? `${t.final[key].heading}. ${this.model.status.redirect ? t.returningIn(merchant, Math.ceil(this.model.status.redirect.countdownMs / 1000)) : ''}`
-        : key === 'processing'
-          ? t.processingHeading
-          : key === 'signing'
-            ? t.signingHeading
-            : ''
+    const text = isFinalView(key)
+      ? `${t.final[key].heading}. ${this.model.status.redirect ? t.returningIn(merchant, Math.ceil(this.model.status.redirect.countdownMs / 1000)) : ''}`
+      : key === 'processing'
+        ? t.processingHeading
+        : key === 'signing'
+          ? t.signingHeading
+          : ''
     if (text) this.deps.live.textContent = text.trim()
   }
 
@@ -108,9 +107,9 @@ export class CheckoutController {
     this.stop.abort()
     this.stepAbort?.abort()
     clearInterval(this.ticker)
-    const { status } = this.model
-    postBridgeMessage(status.status === 'succeeded', this.deps.t.final[status.status === 'succeeded' ? 'succeeded' : status.status === 'failed' ? 'failed' : 'expired'].heading)
-    const redirect = status.redirect
+    const key = viewKey(this.model)
+    if (isFinalView(key)) postBridgeMessage(key === 'succeeded', this.deps.t.final[key].heading)
+    const redirect = this.model.status.redirect
     if (!redirect) return
     const start = Date.now()
     this.update({ redirectAt: start + redirect.countdownMs, now: start }, false)

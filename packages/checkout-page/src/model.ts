@@ -1,4 +1,5 @@
-import type { CheckoutSession, CheckoutStatus, CheckoutWallet, MerchantPaymentStatus, PaymentOption } from '@till/contract'
+import type { CheckoutSession, CheckoutStatus, CheckoutWallet, PaymentOption } from '@till/contract'
+import { STATUS_PROGRESS } from '@till/contract/status-order'
 
 /** What the page knows and shows; views are pure functions of it. */
 
@@ -28,16 +29,17 @@ export type Model = {
   now: number
 }
 
-// A payment's state only moves forward; an answer that arrives late must not move the page back.
-const RANK: Record<MerchantPaymentStatus, number> = { pending: 0, processing: 1, succeeded: 2, failed: 2, expired: 2 }
-
 /** The newer of two observations of the same payment; an ended payment keeps the end it was first seen with. */
 export function newer(current: CheckoutStatus, next: CheckoutStatus): CheckoutStatus {
-  if (RANK[next.status] > RANK[current.status]) return next
+  // An answer that arrives late must not move the page back.
+  if (STATUS_PROGRESS[next.status] > STATUS_PROGRESS[current.status]) return next
   return next.status === current.status ? next : current
 }
 
-export type ViewKey = 'connect' | 'choose' | 'signing' | 'processing' | 'succeeded' | 'failed' | 'expired'
+export type FinalView = 'succeeded' | 'failed' | 'expired'
+export type ViewKey = 'connect' | 'choose' | 'signing' | 'processing' | FinalView
+
+export const isFinalView = (key: ViewKey): key is FinalView => key === 'succeeded' || key === 'failed' || key === 'expired'
 
 /** Which screen the model shows: the payment's status first, the buyer's step only while it is pending. */
 export function viewKey(model: Pick<Model, 'status' | 'step'>): ViewKey {

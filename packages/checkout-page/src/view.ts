@@ -1,7 +1,7 @@
 import type { CheckoutPaid, CheckoutWallet, PaymentOption } from '@till/contract'
 import { html, nothing, type TemplateResult } from 'lit-html'
 import { formatRemaining, formatToken, shortAccount } from './format.ts'
-import { remainingMs, viewKey, type Model, type Step } from './model.ts'
+import { isFinalView, remainingMs, viewKey, type FinalView, type Model, type Step } from './model.ts'
 import type { Strings } from './strings.ts'
 
 export type Actions = {
@@ -18,12 +18,11 @@ const heading = (text: string) => html`<h2 class="heading" tabindex="-1" data-fo
 
 export function view(model: Model, t: Strings, actions: Actions): TemplateResult {
   const key = viewKey(model)
-  const body =
-    key === 'succeeded' || key === 'failed' || key === 'expired'
-      ? finalView(model, t, key)
-      : key === 'processing'
-        ? processingView(model, t)
-        : pendingView(model, t, actions)
+  const body = isFinalView(key)
+    ? finalView(model, t, key)
+    : key === 'processing'
+      ? processingView(model, t)
+      : pendingView(model, t, actions)
   return html`${noticeView(model, t)}${body}`
 }
 
@@ -136,7 +135,7 @@ function processingView(model: Model, t: Strings) {
   `
 }
 
-function finalView(model: Model, t: Strings, status: 'succeeded' | 'failed' | 'expired') {
+function finalView(model: Model, t: Strings, status: FinalView) {
   const words = t.final[status]
   const redirect = model.status.redirect
   const merchant = model.session.merchant.name

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Caip10, Caip2 } from './caip.ts';
 import { FiatAmount, TokenAmount } from './money.ts';
-import { MerchantPaymentStatus, isFinalStatus } from './status.ts';
+import { MerchantPaymentStatus, refineIsFinal } from './status.ts';
 
 // The gateway API: what the hosted checkout page (spec section 4.7) and nothing else talks to. Every call
 // is scoped to one payment by its path and by the checkout token the page was served with. It carries no
@@ -82,10 +82,8 @@ export const CheckoutStatus = z
     redirect: CheckoutRedirect.nullable(),
     paid: CheckoutPaid.nullable(),
   })
+  .superRefine(refineIsFinal)
   .superRefine((value, ctx) => {
-    if (value.isFinal !== isFinalStatus(value.status)) {
-      ctx.addIssue({ code: 'custom', path: ['isFinal'], input: value.isFinal, message: `must match status ${value.status}` });
-    }
     if (value.redirect && !value.isFinal) {
       ctx.addIssue({ code: 'custom', path: ['redirect'], input: value.redirect, message: 'only a final payment redirects' });
     }

@@ -15,4 +15,5 @@ export * from './payment.ts';
 export * from './redirect-url.ts';
 export * from './sandbox.ts';
 export * from './status.ts';
+export * from './status-order.ts';
 export * from './versions.ts';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CreatePaymentAmount } from './money.ts';
-import { isFinalStatus, isTerminalListingStatus, ListingPaymentStatus, MerchantPaymentStatus } from './status.ts';
+import { isTerminalListingStatus, ListingPaymentStatus, MerchantPaymentStatus, refineIsFinal } from './status.ts';
 
 export const REFERENCE_ID_MAX_LENGTH = 255;
 
@@ -54,16 +54,6 @@ export const CreatePaymentRequest = z
 export type CreatePaymentRequest = z.infer<typeof CreatePaymentRequest>;
 export type CreatePaymentRequestInput = z.input<typeof CreatePaymentRequest>;
 
-function finalMismatch(value: { status: MerchantPaymentStatus; isFinal: boolean }, ctx: z.RefinementCtx): void {
-  if (value.isFinal === isFinalStatus(value.status)) return;
-  ctx.addIssue({
-    code: 'custom',
-    path: ['isFinal'],
-    input: value.isFinal,
-    message: `must be ${isFinalStatus(value.status)} when status is ${value.status}`,
-  });
-}
-
 export const CreatePaymentResponse = z
   .object({
     paymentId: z.string().min(1),
@@ -73,13 +63,13 @@ export const CreatePaymentResponse = z
     isFinal: z.boolean(),
     pollInMs: z.int().min(0).meta({ description: 'Suggested status polling interval in milliseconds.' }),
   })
-  .superRefine(finalMismatch)
+  .superRefine(refineIsFinal)
   .meta({ id: 'CreatePaymentResponse', description: 'A merchant-created payment.' });
 export type CreatePaymentResponse = z.infer<typeof CreatePaymentResponse>;
 
 export const MerchantPaymentStatusResponse = z
   .object({ status: MerchantPaymentStatus, isFinal: z.boolean() })
-  .superRefine(finalMismatch)
+  .superRefine(refineIsFinal)
   .meta({ id: 'MerchantPaymentStatusResponse', description: 'Status of a payment in the merchant view.' });
 export type MerchantPaymentStatusResponse = z.infer<typeof MerchantPaymentStatusResponse>;
 

@@ -14,6 +14,17 @@ export function isFinalStatus(status: MerchantPaymentStatus): boolean {
   return (FINAL_STATUSES as readonly MerchantPaymentStatus[]).includes(status);
 }
 
+/** The refinement of every merchant-view shape that pairs `status` with `isFinal`: they must agree. */
+export function refineIsFinal(value: { status: MerchantPaymentStatus; isFinal: boolean }, ctx: z.RefinementCtx): void {
+  if (value.isFinal === isFinalStatus(value.status)) return;
+  ctx.addIssue({
+    code: 'custom',
+    path: ['isFinal'],
+    input: value.isFinal,
+    message: `must be ${isFinalStatus(value.status)} when status is ${value.status}`,
+  });
+}
+
 export const ListingPaymentStatus = z
   .enum(['requires_action', 'processing', 'succeeded', 'failed', 'expired', 'cancelled'])
   .meta({

@@ -14,6 +14,7 @@ import { paymentService } from './payments/service.ts'
 import { followStatusChanges } from './payments/status-notifications.ts'
 import { statusCache } from './payments/status-cache.ts'
 import { checkoutAssets } from '@till/checkout-page/build'
+import { sandboxPayments } from './checkout/context.ts'
 import { checkoutTokens } from './checkout/token.ts'
 import { checkoutRoutes } from './http/routes/checkout.ts'
 import { rateLimiter, type RateLimit } from './http/rate-limit.ts'
@@ -131,7 +132,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
     events,
     assets: await checkoutAssets(),
     clock,
-    sandbox: config.sandbox,
+    isSandbox: sandboxPayments(accounts, config.sandbox),
     https: () => config.checkoutUrl().startsWith('https:'),
     slowConfirmMs: config.sandboxSlowConfirmMs ?? 8_000,
     confirmations,

@@ -43,6 +43,11 @@ export function validationError(error: z.ZodError, root: string): ApiError {
   return new ApiError('params_validation', `Validation failed (${summary}).`, { issues })
 }
 
+/** A 400 about one field that its schema alone cannot judge (it names a thing that does not exist, say). */
+export function fieldError(field: string, message: string): ApiError {
+  return new ApiError('params_validation', `Validation failed (${field}: ${message}).`, { issues: [{ field, message }] })
+}
+
 /** Parses `value` with `schema` at the boundary; a failure is a 400 with field-level issues. */
 export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, root: string): z.output<S> {
   const result = schema.safeParse(value)

@@ -1,12 +1,15 @@
+import type { CheckoutSession } from '@till/contract'
 import type { CheckoutAssets } from '@till/checkout-page/build'
 import type { Clock } from '../domain/clock.ts'
 import type { RateLimiter } from '../http/rate-limit.ts'
 import type { PaymentService } from '../payments/service.ts'
 import type { StatusEvents } from '../payments/status-events.ts'
 import type { SandboxConfirmations } from '../sandbox/confirmations.ts'
+import { TEST_WALLETS } from '../sandbox/test-wallets.ts'
 import type { AccountStore } from '../store/accounts.ts'
 import type { PaymentRecord } from '../store/payment-record.ts'
 import type { CheckoutTokens } from './token.ts'
+import { checkoutSession } from './views.ts'
 
 /** What the checkout page and its gateway API work with. */
 export type CheckoutDeps = {
@@ -16,8 +19,8 @@ export type CheckoutDeps = {
   events: StatusEvents
   assets: CheckoutAssets
   clock: Clock
-  /** The service runs in sandbox mode: sandbox partners' payments get test wallets. */
-  sandbox: boolean
+  /** Whether the payment gets test wallets: see `sandboxPayments`. */
+  isSandbox: (payment: PaymentRecord) => Promise<boolean>
   /** The page is served over HTTPS (its public address says so): then HSTS is sent too. */
   https: () => boolean
   slowConfirmMs: number
@@ -27,8 +30,27 @@ export type CheckoutDeps = {
   closing: () => boolean
 }
 
-/** Test wallets are offered for a payment only in sandbox mode, and only to a sandbox partner's payments. */
-export async function isSandboxPayment(deps: Pick<CheckoutDeps, 'sandbox' | 'accounts'>, payment: PaymentRecord): Promise<boolean> {
-  if (!deps.sandbox) return false
-  return (await deps.accounts.findPartner(payment.partnerId))?.sandbox === true
+/**
+ * Test wallets are offered for a payment only in sandbox mode, and only to a sandbox partner's payments.
+ * A partner's sandbox flag never changes, so each partner is read once, not on every gateway call.
+ */
+export function sandboxPayments(accounts: AccountStore, sandboxMode: boolean): (payment: PaymentRecord) => Promise<boolean> {
+  const partners = new Map<string, boolean>()
+  return async (payment) => {
+    if (!sandboxMode) return false
+    let sandbox = partners.get(payment.partnerId)
+    if (sandbox === undefined) {
+      sandbox = (await accounts.findPartner(payment.partnerId))?.sandbox === true
+      if (partners.size < 10_000) partners.set(payment.partnerId, sandbox)
+    }
+    return sandbox
+  }
+}
+
+/** The display data of a payment's page (undefined if its merchant is gone), for the page and the API alike. */
+export async function sessionFor(deps: CheckoutDeps, payment: PaymentRecord): Promise<CheckoutSession | undefined> {
+  const merchant = await deps.accounts.findMerchant(payment.merchantId)
+  if (!merchant) return undefined
+  const sandbox = await deps.isSandbox(payment)
+  return checkoutSession({ payment, merchant, wallets: sandbox ? TEST_WALLETS : [], sandbox, now: deps.clock.now() })
 }

@@ -1,4 +1,6 @@
+import type { FastifyReply } from 'fastify'
 import type { Clock } from '../domain/clock.ts'
+import { ApiError } from '../errors.ts'
 
 export type RateLimit = { limit: number; windowMs: number }
 export type RateDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number }
@@ -40,3 +42,11 @@ export function rateLimiter(options: RateLimit & { clock: Clock; maxKeys?: numbe
 }
 
 export type RateLimiter = ReturnType<typeof rateLimiter>
+
+/** Counts one request against `key`; over the limit it answers 429 with Retry-After and the spec's body. */
+export function enforceRateLimit(limiter: RateLimiter, key: string, reply: FastifyReply, subject: string): void {
+  const decision = limiter.hit(key)
+  if (decision.allowed) return
+  reply.header('Retry-After', String(decision.retryAfterSeconds))
+  throw new ApiError('rate_limited', `Too many requests ${subject}; retry in ${decision.retryAfterSeconds} s.`)
+}

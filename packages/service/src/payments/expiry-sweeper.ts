@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { Clock } from '../domain/clock.ts'
+import { periodic } from '../domain/periodic.ts'
 import type { PaymentStore } from '../store/payments.ts'
 
 export type ExpirySweeper = {
@@ -23,9 +24,6 @@ export function expirySweeper(deps: {
   /** Told which payments this sweep expired, so pages waiting on them hear of it at once. */
   onExpired?: (ids: string[]) => void
 }): ExpirySweeper {
-  let timer: NodeJS.Timeout | undefined
-  let running: Promise<number> | undefined
-
   async function sweep(): Promise<number> {
     let total = 0
     for (;;) {
@@ -36,32 +34,14 @@ export function expirySweeper(deps: {
     }
   }
 
-  function tick() {
-    running ??= sweep()
-      .then((count) => {
-        if (count > 0) deps.log.info({ count }, 'expired payments past their deadline')
-        return count
-      })
-      .catch((error: unknown) => {
-        deps.log.error({ err: error }, 'expiry sweep failed; retrying at the next tick')
-        return 0
-      })
-      .finally(() => {
-        running = undefined
-      })
-  }
+  const timer = periodic({
+    intervalMs: deps.intervalMs,
+    async run() {
+      const count = await sweep()
+      if (count > 0) deps.log.info({ count }, 'expired payments past their deadline')
+    },
+    onError: (error) => deps.log.error({ err: error }, 'expiry sweep failed; retrying at the next tick'),
+  })
 
-  return {
-    sweep,
-    start() {
-      if (timer) return
-      timer = setInterval(tick, deps.intervalMs)
-      timer.unref()
-    },
-    async stop() {
-      clearInterval(timer)
-      timer = undefined
-      await running
-    },
-  }
+  return { sweep, start: timer.start, stop: timer.stop }
 }

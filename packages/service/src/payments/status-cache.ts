@@ -1,4 +1,4 @@
-import type { MerchantPaymentStatus } from '@till/contract'
+import { FINAL_PROGRESS, STATUS_PROGRESS, type MerchantPaymentStatus } from '@till/contract'
 
 export type CachedStatus = {
   id: string
@@ -9,10 +9,8 @@ export type CachedStatus = {
   expiresAt: number
 }
 
-// A payment's state only moves forward along this order, so of two observations the later state is the
-// newer one, whatever order they arrive in. Terminal states share a rank: a terminal state never changes.
-const RANK: Record<MerchantPaymentStatus, number> = { pending: 0, processing: 1, succeeded: 2, failed: 2, expired: 2 }
-const isTerminal = (status: MerchantPaymentStatus) => RANK[status] === 2
+// A payment's state only moves forward, so of two observations the one further along is the newer.
+const isTerminal = (status: MerchantPaymentStatus) => STATUS_PROGRESS[status] === FINAL_PROGRESS
 
 /**
  * An in-memory cache of payment statuses that status reads can trust. It may lag behind the database
@@ -36,7 +34,7 @@ export function statusCache(options: {
   function put(entry: CachedStatus) {
     if (max === 0) return
     const known = entries.get(entry.id)
-    if (known && RANK[known.status] >= RANK[entry.status]) return
+    if (known && STATUS_PROGRESS[known.status] >= STATUS_PROGRESS[entry.status]) return
     if (!known && entries.size >= max) entries.delete(entries.keys().next().value ?? '')
     entries.set(entry.id, entry)
   }

@@ -15,33 +15,29 @@ export type SandboxOption = {
 
 // Real contract addresses, so what the listing shows looks like what a real payment leaves. All are
 // USD-pegged stablecoins with 6 decimals; the sandbox treats them as worth exactly one dollar.
+const stablecoin = (
+  id: string,
+  network: SandboxOption['network'],
+  contract: string,
+  symbol: 'USDC' | 'USDT',
+): SandboxOption => ({
+  id,
+  network,
+  token: { caip19: `${network.caip2}/erc20:${contract}`, symbol, name: symbol === 'USDC' ? 'USD Coin' : 'Tether USD', decimals: 6 },
+})
+const BASE = { caip2: 'eip155:8453', name: 'Base' }
+const ETHEREUM = { caip2: 'eip155:1', name: 'Ethereum' }
+const POLYGON = { caip2: 'eip155:137', name: 'Polygon' }
+
 export const SANDBOX_OPTIONS: readonly SandboxOption[] = [
-  {
-    id: 'usdc-base',
-    network: { caip2: 'eip155:8453', name: 'Base' },
-    token: { caip19: 'eip155:8453/erc20:0x833589fcd6edb6e08f4c7c32d4f71b54bda02913', symbol: 'USDC', name: 'USD Coin', decimals: 6 },
-  },
-  {
-    id: 'usdc-ethereum',
-    network: { caip2: 'eip155:1', name: 'Ethereum' },
-    token: { caip19: 'eip155:1/erc20:0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48', symbol: 'USDC', name: 'USD Coin', decimals: 6 },
-  },
-  {
-    id: 'usdc-polygon',
-    network: { caip2: 'eip155:137', name: 'Polygon' },
-    token: { caip19: 'eip155:137/erc20:0x3c499c542cef5e3811e1192ce70d8cc03d5c3359', symbol: 'USDC', name: 'USD Coin', decimals: 6 },
-  },
-  {
-    id: 'usdt-ethereum',
-    network: { caip2: 'eip155:1', name: 'Ethereum' },
-    token: { caip19: 'eip155:1/erc20:0xdac17f958d2ee523a2206206994597c13d831ec7', symbol: 'USDT', name: 'Tether USD', decimals: 6 },
-  },
+  stablecoin('usdc-base', BASE, '0x833589fcd6edb6e08f4c7c32d4f71b54bda02913', 'USDC'),
+  stablecoin('usdc-ethereum', ETHEREUM, '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48', 'USDC'),
+  stablecoin('usdc-polygon', POLYGON, '0x3c499c542cef5e3811e1192ce70d8cc03d5c3359', 'USDC'),
+  stablecoin('usdt-ethereum', ETHEREUM, '0xdac17f958d2ee523a2206206994597c13d831ec7', 'USDT'),
 ]
 
-const [DEFAULT_OPTION] = SANDBOX_OPTIONS as [SandboxOption, ...SandboxOption[]]
 /** What the simulate endpoint pays with: USDC on Base. */
-export const SANDBOX_NETWORK = DEFAULT_OPTION.network
-export const SANDBOX_TOKEN = DEFAULT_OPTION.token
+const [DEFAULT_OPTION] = SANDBOX_OPTIONS as [SandboxOption, ...SandboxOption[]]
 
 export const sandboxOption = (id: string) => SANDBOX_OPTIONS.find((option) => option.id === id)
 export const networkName = (caip2: string) => SANDBOX_OPTIONS.find((option) => option.network.caip2 === caip2)?.network.name
@@ -76,29 +72,23 @@ export function sandboxFee(amountMinor: bigint): bigint {
   return ceilDiv(amountMinor * SANDBOX_FEE.basisPoints, 10_000n)
 }
 
-/** A fresh EVM address, as a wallet would present it. */
-export const randomEvmAddress = () => hex(20)
-
-/** What a submitted transaction leaves on the payment (the pending → processing step). */
-export function submittedTransaction(input: {
+/** A buyer's quote: who pays how much of what. The option is USDC on Base and the account random when absent. */
+export type Quote = {
   currency: string
   amountMinor: bigint
   walletName: string
   option?: SandboxOption
-  /** CAIP-10, on the option's network; a random account on it when absent. */
+  /** CAIP-10, on the option's network. */
   buyerAccount?: string
-}): PaidDetails {
-  return { ...signedFor(input), txHash: hex(32), txNonce: BigInt(randomInt(0, 5_000)) }
+}
+
+/** What a submitted transaction leaves on the payment (the pending → processing step). */
+export function submittedTransaction(input: Quote): PaidDetails {
+  return { ...quoted(input), txHash: hex(32), txNonce: BigInt(randomInt(0, 5_000)) }
 }
 
 /** What a buyer who connected a wallet and saw the quote leaves, before any transaction exists. */
-export function signedFor(input: {
-  currency: string
-  amountMinor: bigint
-  walletName: string
-  option?: SandboxOption
-  buyerAccount?: string
-}): PaidDetails {
+export function quoted(input: Quote): PaidDetails {
   const option = input.option ?? DEFAULT_OPTION
   return {
     buyerAccount: input.buyerAccount ?? `${option.network.caip2}:${hex(20)}`,

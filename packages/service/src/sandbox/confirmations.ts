@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { Queryable } from '../db/port.ts'
 import type { Clock } from '../domain/clock.ts'
+import { periodic } from '../domain/periodic.ts'
 import { ApiError } from '../errors.ts'
 import type { PaymentService } from '../payments/service.ts'
 import { confirm } from './test-wallets.ts'
@@ -41,9 +42,6 @@ export function sandboxConfirmer(deps: {
   intervalMs: number
   log: FastifyBaseLogger
 }) {
-  let timer: NodeJS.Timeout | undefined
-  let running: Promise<void> | undefined
-
   async function deliverDue(): Promise<number> {
     let delivered = 0
     for (const id of await deps.confirmations.due(deps.clock.now(), 100)) {
@@ -61,23 +59,13 @@ export function sandboxConfirmer(deps: {
     return delivered
   }
 
-  return {
-    deliverDue,
-    start() {
-      timer ??= setInterval(() => {
-        running ??= deliverDue()
-          .then(() => undefined)
-          .catch((error: unknown) => deps.log.error({ err: error }, 'sandbox confirmations failed; retrying at the next tick'))
-          .finally(() => {
-            running = undefined
-          })
-      }, deps.intervalMs)
-      timer.unref()
+  const timer = periodic({
+    intervalMs: deps.intervalMs,
+    run: async () => {
+      await deliverDue()
     },
-    async stop() {
-      clearInterval(timer)
-      timer = undefined
-      await running
-    },
-  }
+    onError: (error) => deps.log.error({ err: error }, 'sandbox confirmations failed; retrying at the next tick'),
+  })
+
+  return { deliverDue, start: timer.start, stop: timer.stop }
 }

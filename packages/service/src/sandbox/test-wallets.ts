@@ -2,7 +2,7 @@ import type { CheckoutWallet, CheckoutWalletId } from '@till/contract'
 import type { Clock } from '../domain/clock.ts'
 import type { PaymentService } from '../payments/service.ts'
 import type { PaymentRecord } from '../store/payment-record.ts'
-import { confirmedSettlement, signedFor, submittedTransaction, type SandboxOption } from './chain-data.ts'
+import { confirmedSettlement, quoted, submittedTransaction, type SandboxOption } from './chain-data.ts'
 import type { SandboxConfirmations } from './confirmations.ts'
 
 /**
@@ -38,7 +38,7 @@ export async function payWithTestWallet(
   const quote = { currency: payment.currency, amountMinor: payment.amountMinor, walletName: walletName(walletId), option, buyerAccount: account }
   if (walletId === 'sandbox_declines') {
     // The buyer saw the amount and refused to sign: no transaction exists, nothing was charged.
-    return deps.payments.transition({ payment, to: 'failed', reason: 'buyer_declined', paid: signedFor(quote) })
+    return deps.payments.transition({ payment, to: 'failed', reason: 'buyer_declined', paid: quoted(quote) })
   }
   const submitted = await deps.payments.transition({
     payment,

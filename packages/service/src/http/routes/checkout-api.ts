@@ -1,24 +1,14 @@
 import { CHECKOUT_TOKEN_HEADER, CheckoutConfirmRequest, CheckoutStatusQuery } from '@till/contract'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { isSandboxPayment, type CheckoutDeps } from '../../checkout/context.ts'
-import { checkoutSession, checkoutStatus, paymentOption } from '../../checkout/views.ts'
-import { ApiError, parseOrThrow, paymentNotFound } from '../../errors.ts'
+import { sessionFor, type CheckoutDeps } from '../../checkout/context.ts'
+import { checkoutStatus, paymentOption } from '../../checkout/views.ts'
+import { ApiError, fieldError, parseOrThrow, paymentNotFound } from '../../errors.ts'
 import { SANDBOX_OPTIONS, sandboxOption } from '../../sandbox/chain-data.ts'
-import { payWithTestWallet, TEST_WALLETS } from '../../sandbox/test-wallets.ts'
+import { payWithTestWallet } from '../../sandbox/test-wallets.ts'
 import { header } from '../context.ts'
-import type { RateLimiter } from '../rate-limit.ts'
+import { enforceRateLimit } from '../rate-limit.ts'
 
 type PaymentRequest = FastifyRequest<{ Params: { paymentId: string } }>
-
-function enforce(limiter: RateLimiter, key: string, reply: FastifyReply) {
-  const decision = limiter.hit(key)
-  if (decision.allowed) return
-  reply.header('Retry-After', String(decision.retryAfterSeconds))
-  throw new ApiError('rate_limited', `Too many requests; retry in ${decision.retryAfterSeconds} s.`)
-}
-
-const validationIssue = (field: string, message: string) =>
-  new ApiError('params_validation', `Validation failed (${field}: ${message}).`, { issues: [{ field, message }] })
 
 /**
  * The gateway API: the checkout page's only way in, scoped to one payment by its path and by the checkout
@@ -33,12 +23,12 @@ export function checkoutApiRoutes(app: FastifyInstance, deps: CheckoutDeps) {
     if (!deps.tokens.verify(paymentId, header(request, CHECKOUT_TOKEN_HEADER))) {
       throw new ApiError('checkout_token_invalid', 'This request does not carry the checkout token of this payment; reload the checkout page.')
     }
-    enforce(deps.limits.perPayment, paymentId, reply)
+    enforceRateLimit(deps.limits.perPayment, paymentId, reply, 'for this payment')
   }
   // Actions change a payment; a page needs a handful, a script hammering them far more.
   const guardAction = async (request: PaymentRequest, reply: FastifyReply) => {
     await guard(request, reply)
-    enforce(deps.limits.actionsPerPayment, request.params.paymentId, reply)
+    enforceRateLimit(deps.limits.actionsPerPayment, request.params.paymentId, reply, 'to change this payment')
   }
 
   async function load(paymentId: string) {
@@ -50,26 +40,25 @@ export function checkoutApiRoutes(app: FastifyInstance, deps: CheckoutDeps) {
   /** The display data the page is served with, for a page (or app) that needs it again. */
   app.get<{ Params: { paymentId: string } }>(base, { preHandler: guard }, async (request) => {
     const payment = await load(request.params.paymentId)
-    const merchant = await deps.accounts.findMerchant(payment.merchantId)
-    if (!merchant) throw paymentNotFound(payment.id)
-    const sandbox = await isSandboxPayment(deps, payment)
-    return checkoutSession({ payment, merchant, wallets: sandbox ? TEST_WALLETS : [], sandbox, now: deps.clock.now() })
+    const session = await sessionFor(deps, payment)
+    if (!session) throw paymentNotFound(payment.id)
+    return session
   })
 
   app.get<{ Params: { paymentId: string } }>(`${base}/options`, { preHandler: guard }, async (request) => {
     const payment = await load(request.params.paymentId)
-    const sandbox = await isSandboxPayment(deps, payment)
+    const sandbox = await deps.isSandbox(payment)
     return { options: sandbox ? SANDBOX_OPTIONS.map((option) => paymentOption(payment, option)) : [] }
   })
 
   app.post<{ Params: { paymentId: string } }>(`${base}/confirm`, { preHandler: guardAction }, async (request) => {
     const body = parseOrThrow(CheckoutConfirmRequest, request.body, 'body')
     const payment = await load(request.params.paymentId)
-    if (!(await isSandboxPayment(deps, payment))) throw validationIssue('walletId', 'no such wallet for this payment')
+    if (!(await deps.isSandbox(payment))) throw fieldError('walletId', 'no such wallet for this payment')
     const option = sandboxOption(body.optionId)
-    if (!option) throw validationIssue('optionId', 'not a payment option of this payment')
+    if (!option) throw fieldError('optionId', 'not a payment option of this payment')
     if (!body.account.startsWith(`${option.network.caip2}:`)) {
-      throw validationIssue('account', `must be an account on ${option.network.caip2}, the network of the option`)
+      throw fieldError('account', `must be an account on ${option.network.caip2}, the network of the option`)
     }
     const moved = await payWithTestWallet(deps, { payment, walletId: body.walletId, option, account: body.account })
     return checkoutStatus(moved, deps.clock.now())
@@ -77,7 +66,7 @@ export function checkoutApiRoutes(app: FastifyInstance, deps: CheckoutDeps) {
 
   app.post<{ Params: { paymentId: string } }>(`${base}/expire`, { preHandler: guardAction }, async (request) => {
     const payment = await load(request.params.paymentId)
-    if (!(await isSandboxPayment(deps, payment))) throw new ApiError('not_found', 'Expiring on demand is a sandbox tool.')
+    if (!(await deps.isSandbox(payment))) throw new ApiError('not_found', 'Expiring on demand is a sandbox tool.')
     const moved = await deps.payments.transition({ payment, to: 'expired', reason: 'sandbox_expire_now' })
     return checkoutStatus(moved, deps.clock.now())
   })

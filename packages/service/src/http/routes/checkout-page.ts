@@ -1,10 +1,8 @@
 import { gzipSync } from 'node:zlib'
 import { en } from '@till/checkout-page/strings'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { isSandboxPayment, type CheckoutDeps } from '../../checkout/context.ts'
+import { sessionFor, type CheckoutDeps } from '../../checkout/context.ts'
 import { checkoutPageHtml, notFoundPageHtml } from '../../checkout/page-html.ts'
-import { TEST_WALLETS } from '../../sandbox/test-wallets.ts'
-import { checkoutSession } from '../../checkout/views.ts'
 import { ApiError } from '../../errors.ts'
 
 const acceptsGzip = (request: FastifyRequest) => /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''))
@@ -33,10 +31,8 @@ export function checkoutPageRoutes(app: FastifyInstance, deps: CheckoutDeps) {
     if (path.endsWith('/')) return reply.redirect(`${path.replace(/\/+$/, '')}${query === undefined ? '' : `?${query}`}`, 308)
     const { paymentId } = request.params
     const payment = await deps.payments.readForCheckout(paymentId)
-    const merchant = payment && (await deps.accounts.findMerchant(payment.merchantId))
-    if (!payment || !merchant) return sendHtml(request, reply, 404, notFoundPageHtml({ assets: deps.assets, t: en }))
-    const sandbox = await isSandboxPayment(deps, payment)
-    const session = checkoutSession({ payment, merchant, wallets: sandbox ? TEST_WALLETS : [], sandbox, now: deps.clock.now() })
+    const session = payment && (await sessionFor(deps, payment))
+    if (!payment || !session) return sendHtml(request, reply, 404, notFoundPageHtml({ assets: deps.assets, t: en }))
     return sendHtml(request, reply, 200, checkoutPageHtml({ session, token: deps.tokens.issue(payment.id), assets: deps.assets, t: en }))
   })
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { CheckoutDeps } from '../../checkout/context.ts'
 import { setCheckoutSecurityHeaders } from '../../checkout/security-headers.ts'
-import { ApiError } from '../../errors.ts'
+import { enforceRateLimit } from '../rate-limit.ts'
 import { checkoutApiRoutes } from './checkout-api.ts'
 import { checkoutPageRoutes } from './checkout-page.ts'
 
@@ -12,10 +12,7 @@ export async function checkoutRoutes(app: FastifyInstance, deps: CheckoutDeps) {
       setCheckoutSecurityHeaders(reply, { https: deps.https() })
       // Assets are immutable and cached; everything else counts against the caller's address.
       if (request.url.startsWith('/checkout/assets/')) return
-      const decision = deps.limits.perIp.hit(request.ip)
-      if (decision.allowed) return
-      reply.header('Retry-After', String(decision.retryAfterSeconds))
-      throw new ApiError('rate_limited', `Too many requests from this address; retry in ${decision.retryAfterSeconds} s.`)
+      enforceRateLimit(deps.limits.perIp, request.ip, reply, 'from this address')
     })
     checkoutPageRoutes(scope, deps)
     checkoutApiRoutes(scope, deps)
