@@ -4,15 +4,14 @@
 //   merchant  an HTTPS server standing in for the merchant's return pages (successUrl / errorUrl), with a
 //             certificate made at run time for 127.0.0.1 and localhost.
 // Specs import `test` and `expect` from here instead of from @playwright/test.
-import { spawn, type ChildProcessByStdio } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { createServer, type Server } from 'node:https'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import type { Readable } from 'node:stream'
 import { fileURLToPath } from 'node:url'
 import { test as base, expect } from '@playwright/test'
 import type { CreatePaymentResponse, MerchantPaymentStatusResponse, Payment, SimulateOutcome } from '@till/contract'
+import { spawnTill } from '@till/service/spawn'
 import selfsigned from 'selfsigned'
 
 export { expect }
@@ -21,10 +20,7 @@ export { expect }
 export const TILL_SERVE_ARGS: readonly string[] = ['--sandbox-confirm-ms', '1500']
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url))
-const TILL_BIN = fileURLToPath(new URL('../packages/service/bin/till.mjs', import.meta.url))
 const READY_TIMEOUT_MS = 60_000
-const STOP_GRACE_MS = 5_000
-const STDERR_TAIL_CHARS = 20_000
 
 export interface CreatePaymentInput {
   amount?: { unit: string; value: string }
@@ -65,16 +61,6 @@ export interface Merchant {
    */
   requests: string[]
 }
-
-interface ReadyLine {
-  baseUrl: string
-  checkoutUrl: string
-  apiKey: string
-  merchantId: string
-  version: string
-}
-
-type TillProcess = ChildProcessByStdio<null, Readable, Readable>
 
 /** The payment lifetime of `shortLivedTill`: the shortest `till serve --payment-ttl` accepts. */
 export const SHORT_PAYMENT_TTL_SECONDS = 10
@@ -125,51 +111,17 @@ export const test = base.extend<{ _merchantRequestsPerTest: void }, { till: Till
 // till
 
 async function startTill(extraArgs: readonly string[] = []): Promise<{ till: Till; stop: () => Promise<void> }> {
-  const args = [TILL_BIN, 'serve', '--sandbox', '--port', '0', '--json', '--log-level', 'warn', ...TILL_SERVE_ARGS, ...extraArgs]
-  const child: TillProcess = spawn(process.execPath, args, {
+  const service = await spawnTill({
+    args: ['--sandbox', '--port', '0', '--log-level', 'warn', ...TILL_SERVE_ARGS, ...extraArgs],
     cwd: REPO_ROOT,
-    env: serviceEnv(),
-    stdio: ['ignore', 'pipe', 'pipe'],
+    readyTimeoutMs: READY_TIMEOUT_MS,
+    // Warnings and errors of the running service show up in the output of the test that caused them.
+    onStderr: (chunk) => process.stderr.write(chunk),
   })
-  let stderrTail = ''
-  child.stderr.setEncoding('utf8')
-  child.stderr.on('data', (chunk: string) => {
-    stderrTail = (stderrTail + chunk).slice(-STDERR_TAIL_CHARS)
-  })
-  const command = `till ${args.slice(1).join(' ')}`
-  const stderrText = (): string =>
-    stderrTail.trim() ? `; its stderr:\n${stderrTail.trimEnd()}` : '; it wrote nothing on stderr'
-  const explain = (what: string): string => `\`${command}\` ${what}${stderrText()}`
-  const describeExit = (): string => explain(`exited (${child.signalCode ?? `code ${child.exitCode}`})`)
-
-  // A worker that dies without running its teardown must not leave the service behind.
-  const killOnExit = (): void => {
-    child.kill('SIGKILL')
-  }
-  process.once('exit', killOnExit)
-  const stop = async (): Promise<void> => {
-    process.off('exit', killOnExit)
-    if (child.exitCode !== null || child.signalCode !== null) return
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
-    child.kill('SIGTERM')
-    const force = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS)
-    await exited
-    clearTimeout(force)
-  }
-
-  let ready: ReadyLine
-  try {
-    ready = await readyLine(child, explain)
-  } catch (error) {
-    await stop()
-    throw error
-  }
-  // Warnings and errors of the running service show up in the output of the test that caused them.
-  child.stderr.on('data', (chunk: string) => process.stderr.write(chunk))
-  child.stdout.resume()
+  const { ready } = service
 
   const request = async <T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> => {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(describeExit())
+    service.assertRunning()
     const headers: Record<string, string> = { 'Api-Key': ready.apiKey, 'Merchant-Id': ready.merchantId }
     const init: RequestInit = { method, headers }
     if (body !== undefined) {
@@ -196,75 +148,7 @@ async function startTill(extraArgs: readonly string[] = []): Promise<{ till: Til
     simulate: (paymentId, outcome) =>
       request<Payment>('POST', `/v1/sandbox/payments/${paymentPath(paymentId)}/simulate`, { outcome }),
   }
-  return { till, stop }
-}
-
-/** The command line alone configures the service: no database, port or key from the caller's environment. */
-function serviceEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {}
-  for (const [name, value] of Object.entries(process.env)) {
-    if (name === 'DATABASE_URL' || name.startsWith('TILL_')) continue
-    env[name] = value
-  }
-  return env
-}
-
-/** Resolves with the one JSON line `till serve --json` prints on stdout once it listens. */
-function readyLine(child: TillProcess, explain: (what: string) => string): Promise<ReadyLine> {
-  return new Promise<ReadyLine>((resolve, reject) => {
-    let stdout = ''
-    const finish = (outcome: { line: ReadyLine } | { error: Error }): void => {
-      clearTimeout(timer)
-      child.stdout.off('data', onData)
-      child.off('exit', onExit)
-      child.off('error', onError)
-      if ('line' in outcome) resolve(outcome.line)
-      else reject(outcome.error)
-    }
-    const onData = (chunk: string): void => {
-      stdout += chunk
-      const end = stdout.indexOf('\n')
-      if (end === -1) return
-      const line = stdout.slice(0, end)
-      const parsed = parseReadyLine(line)
-      finish(parsed ? { line: parsed } : { error: new Error(explain(`printed an unexpected first line: ${line}`)) })
-    }
-    // 'exit' can come before the last stderr chunk; a moment later the tail is complete.
-    const onExit = (code: number | null, signal: NodeJS.Signals | null): void => {
-      const how = signal ?? `code ${code}`
-      setImmediate(() => finish({ error: new Error(explain(`exited (${how}) before printing its ready line`)) }))
-    }
-    const onError = (error: Error): void => finish({ error: new Error(explain(`could not start: ${error.message}`)) })
-    const timer = setTimeout(() => {
-      finish({ error: new Error(explain(`printed no ready line within ${READY_TIMEOUT_MS / 1000} s`)) })
-    }, READY_TIMEOUT_MS)
-    child.stdout.setEncoding('utf8')
-    child.stdout.on('data', onData)
-    child.once('exit', onExit)
-    child.once('error', onError)
-  })
-}
-
-function parseReadyLine(line: string): ReadyLine | undefined {
-  let value: unknown
-  try {
-    value = JSON.parse(line)
-  } catch {
-    return undefined
-  }
-  if (typeof value !== 'object' || value === null) return undefined
-  const record = value as Record<string, unknown>
-  const text = (key: keyof ReadyLine): string | undefined => {
-    const field = record[key]
-    return typeof field === 'string' && field !== '' ? field : undefined
-  }
-  const baseUrl = text('baseUrl')
-  const checkoutUrl = text('checkoutUrl')
-  const apiKey = text('apiKey')
-  const merchantId = text('merchantId')
-  const version = text('version')
-  if (!baseUrl || !checkoutUrl || !apiKey || !merchantId || !version) return undefined
-  return { baseUrl, checkoutUrl, apiKey, merchantId, version }
+  return { till, stop: service.stop }
 }
 
 // ---------------------------------------------------------------------------------------------------
