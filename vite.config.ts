@@ -30,6 +30,16 @@ export default defineConfig({
         },
       },
       {
+        // The typed Node client: pure units, fault injection on a local node:http server, and the real
+        // service on PGlite (*.int.test.ts).
+        test: {
+          ...shared,
+          name: 'client',
+          root: here('./packages/client'),
+          include: ['src/**/*.test.ts'],
+        },
+      },
+      {
         // The checkout page's pure modules (formatting, model); none of them touches the DOM.
         test: {
           ...shared,
@@ -46,6 +56,15 @@ export default defineConfig({
           name: 'service',
           root: here('./packages/service'),
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+        },
+      },
+      {
+        // The Express router against a real Till on PGlite, through @till/client.
+        test: {
+          ...shared,
+          name: 'express',
+          root: here('./packages/express'),
+          include: ['src/**/*.test.ts'],
         },
       },
       {
