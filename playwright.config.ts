@@ -1,12 +1,30 @@
 // Playwright runs the specs in e2e/ in Debian's Chromium (CHROMIUM_PATH, default /usr/bin/chromium); only
 // when neither exists does it look for a browser of its own (`pnpm exec playwright install chromium`).
-// Each worker starts its own service and merchant return server: see e2e/fixtures.ts.
+// The checkout specs start a service and a merchant return server per worker (e2e/fixtures.ts); the shop
+// specs run against one demo stack (the service, the demo backend and the built shop) started below.
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 
 const executablePath = [process.env.CHROMIUM_PATH, '/usr/bin/chromium'].find(
   (candidate): candidate is string => candidate !== undefined && candidate !== '' && existsSync(candidate),
 );
+
+/** A port no other server on this machine holds right now (the kernel's choice for port 0). */
+function freePort(): string {
+  const probe = "const s=require('node:net').createServer().listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})";
+  return execFileSync(process.execPath, ['-e', probe], { encoding: 'utf8' });
+}
+
+// The config is loaded again in every worker; the ports and state file picked by the first load travel to
+// the workers in the environment, so all of them talk to the same stack.
+process.env.TILL_E2E_SHOP_PORT ||= freePort();
+process.env.TILL_E2E_SHOP_TILL_PORT ||= freePort();
+process.env.TILL_E2E_SHOP_STATE ||= path.join(os.tmpdir(), `till-e2e-shop-${process.pid}.json`);
+const shopPort = process.env.TILL_E2E_SHOP_PORT;
+const shopState = process.env.TILL_E2E_SHOP_STATE;
 
 export default defineConfig({
   testDir: './e2e',
@@ -42,4 +60,19 @@ export default defineConfig({
     },
   },
   projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
+  webServer: {
+    // Builds the shop, starts `till serve --sandbox` (slow wallet confirming after 1.5 s) and the shop's
+    // HTTPS backend; the state file gives the specs the shop's address and the sandbox credentials.
+    command: [
+      'node --import tsx demo/server/main.ts',
+      `--port ${shopPort} --till-port ${process.env.TILL_E2E_SHOP_TILL_PORT} --state-file ${shopState}`,
+      '-- --sandbox-confirm-ms 1500',
+    ].join(' '),
+    url: `https://127.0.0.1:${shopPort}/healthz`,
+    ignoreHTTPSErrors: true,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: 'pipe',
+    stderr: 'pipe',
+  },
 });

@@ -68,6 +68,15 @@ export default defineConfig({
         },
       },
       {
+        // The demo shop's backend (its own API; the pay flow itself is covered by e2e/shop).
+        test: {
+          ...shared,
+          name: 'demo',
+          root: here('./demo'),
+          include: ['server/**/*.test.ts'],
+        },
+      },
+      {
         // The integration suite again, on a real PostgreSQL: the global setup starts a
         // throwaway cluster (or uses TILL_TEST_DATABASE_URL) and provides its URL.
         test: {

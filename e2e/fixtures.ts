@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url'
 import { test as base, expect } from '@playwright/test'
 import type { CreatePaymentResponse, MerchantPaymentStatusResponse, Payment, SimulateOutcome } from '@till/contract'
 import { spawnTill } from '@till/service/spawn'
-import selfsigned from 'selfsigned'
+import { localhostCertificate } from '@till/demo/certificate'
 
 export { expect }
 
@@ -155,24 +155,9 @@ async function startTill(extraArgs: readonly string[] = []): Promise<{ till: Til
 // merchant
 
 async function startMerchant(): Promise<{ merchant: Merchant; close: () => Promise<void> }> {
-  const pems = await selfsigned.generate([{ name: 'commonName', value: '127.0.0.1' }], {
-    keyType: 'ec',
-    algorithm: 'sha256',
-    extensions: [
-      { name: 'basicConstraints', cA: false },
-      { name: 'keyUsage', digitalSignature: true, critical: true },
-      { name: 'extKeyUsage', serverAuth: true },
-      {
-        name: 'subjectAltName',
-        altNames: [
-          { type: 7, ip: '127.0.0.1' },
-          { type: 2, value: 'localhost' },
-        ],
-      },
-    ],
-  })
+  const { key, cert } = await localhostCertificate()
   const requests: string[] = []
-  const server: Server = createServer({ key: pems.private, cert: pems.cert }, (request, response) => {
+  const server: Server = createServer({ key, cert }, (request, response) => {
     requests.push(request.url ?? '')
     answer(request, response)
   })

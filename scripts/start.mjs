@@ -1,8 +1,8 @@
-// `npm start`: installs dependencies, then runs the sandbox service on $PORT
-// (default 4000) with its data in .till/data at the repository root.
+// `npm start`: installs dependencies, then runs the demo: the sandbox service on http://127.0.0.1:4000
+// (in-memory PGlite), the demo shop's backend and the built shop on https://127.0.0.1:5443. Flags are
+// passed on to demo/server/main.ts (`npm start -- --port 8443`).
 
 import { spawn } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ensurePnpm, installDependencies, log, repoRoot } from './lib/ensure.mjs';
@@ -15,22 +15,16 @@ try {
   process.exit(1);
 }
 
-const port = process.env.PORT || '4000';
-// What the root `till` script runs, minus the pnpm process in between: the
-// service then gets exactly the signals forwarded below, no more.
-const cli = path.join(repoRoot, 'packages', 'service', 'bin', 'till.mjs');
-const dataDir = path.join(repoRoot, '.till', 'data');
-// PGlite creates only the last directory of the path, and .till is not in a fresh clone.
-mkdirSync(dataDir, { recursive: true });
-const args = [cli, 'serve', '--sandbox', '--port', port, '--data-dir', dataDir];
-log(`till serve --sandbox --port ${port} --data-dir .till/data`);
+// Node itself rather than a pnpm script: the demo then gets exactly the signals forwarded below, no more.
+const args = ['--import', 'tsx', path.join(repoRoot, 'demo', 'server', 'main.ts'), ...process.argv.slice(2)];
+log('starting the demo: the Till service, the shop backend and the shop (building it first)');
 
-// Its own process group, so that Ctrl-C reaches the service once, through us:
+// Its own process group, so that Ctrl-C reaches the demo once, through us:
 // a second SIGINT makes it exit without finishing requests or closing the database.
 const child = spawn(process.execPath, args, {
   cwd: repoRoot,
   detached: true,
-  // A background process group must not read the terminal; the service reads no input.
+  // A background process group must not read the terminal; the demo reads no input.
   stdio: ['ignore', 'inherit', 'inherit'],
 });
 
@@ -44,14 +38,14 @@ function forward(signal) {
 }
 process.on('SIGINT', () => forward('SIGINT'));
 process.on('SIGTERM', () => forward('SIGTERM'));
-// A closed terminal hangs up its jobs, and the service is not one of them any more.
+// A closed terminal hangs up its jobs, and the demo is not one of them any more.
 process.on('SIGHUP', () => forward('SIGTERM'));
 process.on('exit', () => {
   if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
 });
 
 child.once('error', (error) => {
-  log(`could not start the service: ${error.message}`);
+  log(`could not start the demo: ${error.message}`);
   process.exitCode = 1;
 });
 child.once('exit', (code, signal) => {

@@ -1,0 +1,22 @@
+// The smallest shop backend with a pay button: the README's "Add a pay button to your own store" shows this
+// file, and e2e/shop/example.spec.ts runs it.
+import express from 'express';
+import { memoryOrderStore, payRouter } from '@till/express';
+
+export function exampleShop(till: { baseUrl: string; apiKey: string; merchantId: string }, shopOrigin: string) {
+  // Your order store: the amount is read here, on the server, never taken from the browser.
+  const orders = new Map([['ord_1001', { id: 'ord_1001', amount: { currency: 'EUR', value: 1999n } }]]);
+
+  const app = express();
+  app.use(
+    '/pay',
+    payRouter({
+      till, // { baseUrl, apiKey, merchantId }: the API key stays on this server
+      orders: memoryOrderStore(orders),
+      returnUrl: `${shopOrigin}/thanks.html`,
+      onPaid: (order) => console.log(`order ${order.id} is paid: ship it`),
+    }),
+  );
+  app.use(express.static(import.meta.dirname));
+  return app;
+}

@@ -1,0 +1,64 @@
+// `npm start` runs this (after installing dependencies): the Till service, the demo shop's backend and the
+// built shop, until Ctrl-C. Flags: --port (shop, 5443), --till-port (4000), --no-build, --state-file F
+// (writes the addresses and the sandbox credentials as JSON, for the e2e suite), and any `till serve`
+// flag after `--`.
+import { chmodSync, writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { startDemoStack } from './stack.ts';
+
+const Port = z.coerce.number().int().min(0).max(65_535);
+const Flags = z.object({
+  port: Port.default(5443),
+  'till-port': Port.default(4000),
+  'no-build': z.boolean().default(false),
+  'state-file': z.string().optional(),
+});
+
+function flags() {
+  const { values, positionals } = parseArgs({
+    options: { port: { type: 'string' }, 'till-port': { type: 'string' }, 'no-build': { type: 'boolean' }, 'state-file': { type: 'string' } },
+    allowPositionals: true,
+  });
+  const parsed = Flags.safeParse(values);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  --${issue.path.join('.')}: ${issue.message}`);
+    throw new Error(`invalid flags:\n${lines.join('\n')}\nUsage: demo [--port 5443] [--till-port 4000] [--no-build] [--state-file F] [-- <till serve flags>]`);
+  }
+  return { ...parsed.data, tillArgs: positionals };
+}
+
+async function main(): Promise<void> {
+  const options = flags();
+  const stack = await startDemoStack({ port: options.port, tillPort: options['till-port'], tillArgs: options.tillArgs, build: !options['no-build'] });
+  if (options['state-file']) {
+    writeFileSync(options['state-file'], JSON.stringify({ shopUrl: stack.shopUrl, till: stack.till }));
+    chmodSync(options['state-file'], 0o600);
+  }
+  process.stdout.write(
+    [
+      '',
+      `  Demo shop   ${stack.shopUrl}   ← open this`,
+      `  Till        ${stack.till.baseUrl}  (sandbox mode; the shop's backend holds the key below, browsers never see it)`,
+      `    Api-Key      ${stack.till.apiKey}`,
+      `    Merchant-Id  ${stack.till.merchantId}`,
+      '',
+      '  The shop uses a certificate made at start-up: your browser will warn once; continue to the site.',
+      '  Ctrl-C stops everything.',
+      '',
+    ].join('\n') + '\n',
+  );
+  let stopping = false;
+  const stop = (): void => {
+    if (stopping) return;
+    stopping = true;
+    void stack.stop().then(() => process.exit(0));
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+main().catch((error: unknown) => {
+  console.error(`demo: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});

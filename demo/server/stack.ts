@@ -1,0 +1,76 @@
+// The whole demo: the Till service (sandbox mode, in-memory PGlite) as a child process, the built shop,
+// and the shop's backend over HTTPS. `main.ts` runs it from the command line; it is also what the e2e
+// suite's playwright.config.ts starts.
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { spawnTill, type TillReady } from '@till/service/spawn';
+import { createDemoApp } from './app.ts';
+import { localhostCertificate } from './certificate.ts';
+
+export const SHOP_DIR = fileURLToPath(new URL('../dist', import.meta.url));
+const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+export interface StackOptions {
+  /** The shop's HTTPS port (0: any free one). */
+  port: number;
+  /** Till's HTTP port (0: any free one). */
+  tillPort: number;
+  /** More `till serve` flags, e.g. ['--sandbox-confirm-ms', '1500']. */
+  tillArgs?: readonly string[];
+  /** Rebuild demo/dist with Vite first. */
+  build: boolean;
+  log?: (message: string, error?: unknown) => void;
+}
+
+export interface DemoStack {
+  /** https://127.0.0.1:<port> */
+  shopUrl: string;
+  till: TillReady;
+  stop(): Promise<void>;
+}
+
+export async function buildShop(): Promise<void> {
+  const { build } = await import('vite');
+  await build({ configFile: fileURLToPath(new URL('../vite.config.ts', import.meta.url)), logLevel: 'warn' });
+}
+
+export async function startDemoStack(options: StackOptions): Promise<DemoStack> {
+  if (options.build) await buildShop();
+  const till = await spawnTill({
+    args: ['--sandbox', '--host', '127.0.0.1', '--port', String(options.tillPort), '--log-level', 'warn', ...(options.tillArgs ?? [])],
+    cwd: REPO_ROOT,
+    onStderr: (chunk) => process.stderr.write(chunk),
+  });
+  let server: Server | undefined;
+  try {
+    const { key, cert } = await localhostCertificate();
+    // The origin is known only once the port is; the app reads it lazily through this holder.
+    const origin = { value: '' };
+    const app = createDemoApp({
+      till: { baseUrl: till.ready.baseUrl, apiKey: till.ready.apiKey, merchantId: till.ready.merchantId },
+      shopOrigin: () => origin.value,
+      shopDir: SHOP_DIR,
+      ...(options.log ? { log: options.log } : {}),
+    });
+    server = createServer({ key, cert }, app);
+    server.listen(options.port, '127.0.0.1');
+    await once(server, 'listening');
+    origin.value = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const listening = server;
+    return {
+      shopUrl: origin.value,
+      till: till.ready,
+      async stop() {
+        listening.closeAllConnections();
+        await new Promise<void>((resolve) => listening.close(() => resolve()));
+        await till.stop();
+      },
+    };
+  } catch (error) {
+    server?.close();
+    await till.stop();
+    throw error;
+  }
+}

@@ -1,0 +1,75 @@
+// The shop specs' world: the demo stack playwright.config.ts starts (the service in sandbox mode, the demo
+// backend and the built shop over HTTPS), read from the state file it writes once ready.
+import { readFileSync } from 'node:fs'
+import type { APIRequestContext } from '@playwright/test'
+import type { SimulateOutcome } from '@till/contract'
+import { expect, test as base } from '../fixtures.ts'
+
+export { expect }
+
+export type ReturnMode = 'https' | 'http' | 'malformed' | 'missing'
+
+export interface OrderView {
+  id: string
+  paymentId: string | null
+  paid: boolean
+  fulfilments: { at: string; paymentId: string }[]
+}
+
+export interface Shop {
+  /** https://127.0.0.1:<port> */
+  origin: string
+  url(pathAndQuery: string): string
+  /** The sandbox merchant's API key, which lives in the demo backend: no browser may ever see it. */
+  apiKey: string
+  /** The base address of Till's checkout pages: gatewayUrls start with it. */
+  checkoutUrl: string
+  /** The order as the shop's backend has it. */
+  order(orderId: string): Promise<OrderView>
+  /** Places an order through the shop's API, as its cart page does. */
+  placeOrder(items: { productId: string; quantity: number }[], returnMode?: ReturnMode): Promise<OrderView>
+  /** Starts the order's payment through the shop's backend, as <pay-button> does. */
+  startPayment(orderId: string): Promise<{ paymentId: string; gatewayUrl: string }>
+  /** Till's sandbox simulate endpoint: what a wallet and the network would do to the payment. */
+  simulate(paymentId: string, outcome: SimulateOutcome): Promise<void>
+}
+
+interface StackState {
+  shopUrl: string
+  till: { baseUrl: string; checkoutUrl: string; apiKey: string; merchantId: string }
+}
+
+async function ok<T>(response: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> {
+  if (!response.ok()) throw new Error(`${response.url()} answered ${response.status()}: ${await response.text()}`)
+  return (await response.json()) as T
+}
+
+export const test = base.extend<object, { shop: Shop }>({
+  shop: [
+    async ({ playwright }, use) => {
+      const state = JSON.parse(readFileSync(process.env.TILL_E2E_SHOP_STATE ?? '', 'utf8')) as StackState
+      const api = await playwright.request.newContext({ ignoreHTTPSErrors: true })
+      const url = (pathAndQuery: string): string => new URL(pathAndQuery, state.shopUrl).href
+      const shop: Shop = {
+        origin: state.shopUrl,
+        url,
+        apiKey: state.till.apiKey,
+        checkoutUrl: state.till.checkoutUrl,
+        order: async (orderId) => ok(await api.get(url(`/api/orders/${orderId}`))),
+        placeOrder: async (items, returnMode = 'https') => ok(await api.post(url('/api/orders'), { data: { items, returnMode } })),
+        startPayment: async (orderId) => ok(await api.post(url('/pay/checkout'), { data: { orderId } })),
+        simulate: async (paymentId, outcome) => {
+          await ok(
+            await api.post(`${state.till.baseUrl}/v1/sandbox/payments/${paymentId}/simulate`, {
+              headers: { 'Api-Key': state.till.apiKey, 'Merchant-Id': state.till.merchantId },
+              data: { outcome },
+            }),
+          )
+        },
+      }
+      await use(shop)
+      await api.dispose()
+    },
+    { scope: 'worker' },
+  ],
+})

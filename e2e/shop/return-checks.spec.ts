@@ -1,0 +1,51 @@
+// The return page believes only the shop's backend, which believes only Till: a URL cannot mark an order
+// paid, and the API key never reaches the browser.
+import { freezePageClock, outcomeHeading, payWith } from '../checkout/buyer.ts'
+import { expect, test } from './fixtures.ts'
+import { expectOrderRow, goToCheckout, placeOrder, returnView } from './shopper.ts'
+
+test('a tampered payment_id shows the mismatch and fulfils nothing', async ({ page, shop }) => {
+  const paid = await shop.placeOrder([{ productId: 'teapot', quantity: 1 }])
+  const paidPayment = await shop.startPayment(paid.id)
+  await shop.simulate(paidPayment.paymentId, 'succeeded')
+  const open = await shop.placeOrder([{ productId: 'whisk', quantity: 1 }])
+  await shop.startPayment(open.id)
+
+  for (const query of [
+    `order=${open.id}&payment_id=${paidPayment.paymentId}`,
+    `order=${open.id}&payment_id=pay_forged&status=succeeded`,
+    `order=${open.id}&status=succeeded`,
+  ]) {
+    await page.goto(shop.url(`/return.html?${query}`))
+    await expect(returnView(page, 'This payment does not belong to this order, so nothing was changed.')).toBeVisible()
+  }
+  await expectOrderRow(page, shop, open.id, 'Not paid', 'Not yet')
+  // Nobody loaded the paid order's own return page, so nothing fulfilled it either.
+  expect((await shop.order(paid.id)).fulfilments).toEqual([])
+})
+
+test('the API key appears in no byte the browser receives or sends, through a whole payment', async ({ page, shop }) => {
+  const seen: string[] = []
+  page.on('request', (request) => {
+    seen.push(`${request.url()}\n${JSON.stringify(request.headers())}\n${request.postData() ?? ''}`)
+  })
+  page.on('response', async (response) => {
+    const headers = JSON.stringify(await response.allHeaders())
+    const body = await response.body().catch(() => Buffer.alloc(0))
+    seen.push(`${response.url()}\n${headers}\n${body.toString('latin1')}`)
+  })
+  await page.clock.install()
+
+  const orderId = await placeOrder(page, shop)
+  await goToCheckout(page, shop)
+  await freezePageClock(page)
+  await payWith(page, 'pays')
+  await expect(outcomeHeading(page, 'Payment successful')).toBeVisible()
+  await page.clock.runFor(3_000)
+  await expect(returnView(page, 'Thank you! Your order is paid and on its way.')).toBeVisible()
+  await expectOrderRow(page, shop, orderId, 'Paid', 'Once')
+
+  expect(seen.length).toBeGreaterThan(15)
+  expect(seen.some((text) => text.includes(orderId))).toBe(true)
+  for (const text of seen) expect(text).not.toContain(shop.apiKey)
+})

@@ -1,0 +1,45 @@
+// What a shopper does in the demo shop, in the words its pages show.
+import type { Page } from '@playwright/test'
+import { expect, type ReturnMode, type Shop } from './fixtures.ts'
+
+const RETURN_CHOICE: Record<ReturnMode, RegExp> = {
+  https: /^HTTPS return URLs/,
+  http: /^http:\/\/ return URLs/,
+  malformed: /^A malformed successUrl/,
+  missing: /^No errorUrl/,
+}
+
+/** Puts one Sencha in the cart, places the order with the chosen return URLs, and lands on the order page. */
+export async function placeOrder(page: Page, shop: Shop, returnMode: ReturnMode = 'https'): Promise<string> {
+  await page.goto(shop.url('/'))
+  await page.getByRole('button', { name: 'Add Sencha, 100 g to cart' }).click()
+  await expect(page.getByRole('link', { name: 'Cart (1)' })).toBeVisible()
+  await page.getByRole('link', { name: 'Cart (1)' }).click()
+  await expect(page.getByRole('row', { name: /Sencha, 100 g/ })).toContainText('€12.50')
+  await page.getByRole('radio', { name: RETURN_CHOICE[returnMode] }).check()
+  await page.getByRole('button', { name: 'Place order' }).click()
+  await expect(page.getByRole('heading', { name: 'Review and pay' })).toBeVisible()
+  await expect(page.getByText('Total €12.50')).toBeVisible()
+  const orderId = new URL(page.url()).searchParams.get('order')
+  if (!orderId) throw new Error(`no order id in ${page.url()}`)
+  return orderId
+}
+
+/** Presses the pay button and waits for Till's checkout page. */
+export async function goToCheckout(page: Page, shop: Shop): Promise<void> {
+  await page.getByRole('button', { name: 'Pay €12.50' }).click()
+  await expect(page).toHaveURL(new RegExp(`^${escape(shop.checkoutUrl)}/pay_`))
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('€12.50')
+}
+
+export const returnView = (page: Page, text: string | RegExp) => page.locator('pay-return').getByText(text)
+
+/** The orders page's row of an order: its status and how many times it was fulfilled. */
+export async function expectOrderRow(page: Page, shop: Shop, orderId: string, status: 'Paid' | 'Not paid', fulfilled: 'Once' | 'Not yet') {
+  await page.goto(shop.url('/orders.html'))
+  const row = page.getByRole('row', { name: new RegExp(orderId) })
+  await expect(row.getByRole('cell').nth(1)).toHaveText(status)
+  await expect(row.getByRole('cell').nth(3)).toHaveText(fulfilled)
+}
+
+const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
