@@ -1,0 +1,22 @@
+// Public surface of @till/client.
+export { TillClient } from './client.ts';
+export type { RequestOptions, TillClientOptions } from './config.ts';
+export {
+  CLIENT_ERROR_CODES,
+  TillApiError,
+  TillAuthenticationError,
+  TillConflictError,
+  TillConnectionError,
+  TillError,
+  type TillErrorCode,
+  TillInvalidRequestError,
+  TillNotFoundError,
+  TillPermissionError,
+  TillRateLimitError,
+  TillResponseValidationError,
+  TillTimeoutError,
+} from './errors.ts';
+export type { CreatedPayment, CreatePaymentParams, MerchantPayments } from './resources/merchant-payments.ts';
+export type { Payments } from './resources/payments.ts';
+export type { ResponseMeta, TillResponse } from './response.ts';
+export type { RetryTuning } from './retry.ts';

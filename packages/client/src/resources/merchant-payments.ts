@@ -1,0 +1,79 @@
+import {
+  type CreatePaymentRequestInput,
+  CreatePaymentResponse,
+  IDEMPOTENT_REPLAYED_HEADER,
+  MerchantPaymentStatusResponse,
+} from '@till/contract';
+import type { RequestOptions } from '../config.ts';
+import { paymentIdSegment } from '../params.ts';
+import type { RequestCore } from '../request.ts';
+import { type TillResponse, withLastResponse } from '../response.ts';
+
+/** The body of a create: the contract's request, with `amount.value` also accepted as a bigint. */
+export type CreatePaymentParams = Omit<CreatePaymentRequestInput, 'amount'> & {
+  amount: Omit<CreatePaymentRequestInput['amount'], 'value'> & {
+    /** Minor units as a decimal string (`'1999'` is 19.99 EUR), or a bigint; never a float. */
+    value: string | bigint;
+  };
+};
+
+/** A created payment (spec 2.3), and whether the server returned an existing one instead of creating it. */
+export type CreatedPayment = CreatePaymentResponse & {
+  /**
+   * True when the server answered with the open payment it already had for this `referenceId` and amount
+   * (`200` + `Idempotent-Replayed: true`) rather than creating one (`201`). It can be true for a payment
+   * this very call created, when a first attempt reached the server but its answer was lost and the
+   * retry found it.
+   */
+  replayed: boolean;
+};
+
+/** The merchant checkout API (spec 4.2, 4.3): needs a `merchantId`, on the client or per request. */
+export class MerchantPayments {
+  readonly #core: RequestCore;
+
+  constructor(core: RequestCore) {
+    this.#core = core;
+  }
+
+  /**
+   * Creates a payment for the merchant's order `referenceId` (`POST /v1/merchant/payment`).
+   *
+   * Safe to retry, and retried on timeouts, broken connections, 429 and 5xx: the referenceId is the
+   * idempotency key of creation (docs/decisions/0003), so a repeated create of an open payment with the
+   * same referenceId and amount returns that same payment instead of a second one. A referenceId already
+   * paid gives `TillConflictError` `reference_already_paid`; one in use with another amount,
+   * `reference_in_use`. The body is not validated here: the server's 400 (`TillInvalidRequestError`)
+   * names each field in `issues`.
+   */
+  async create(body: CreatePaymentParams, options?: RequestOptions): Promise<TillResponse<CreatedPayment>> {
+    const { data, meta } = await this.#core.request(
+      {
+        method: 'POST',
+        path: '/v1/merchant/payment',
+        body,
+        schema: CreatePaymentResponse,
+        idempotent: true,
+        merchantScoped: true,
+      },
+      options,
+    );
+    const replayed = meta.headers[IDEMPOTENT_REPLAYED_HEADER.toLowerCase()] === 'true';
+    return withLastResponse({ ...data, replayed }, meta);
+  }
+
+  /** The payment's status in the merchant view (`GET /v1/merchant/payment/{id}/status`, spec 4.3). */
+  async status(paymentId: string, options?: RequestOptions): Promise<TillResponse<MerchantPaymentStatusResponse>> {
+    const { data, meta } = await this.#core.request(
+      {
+        method: 'GET',
+        path: `/v1/merchant/payment/${paymentIdSegment(paymentId)}/status`,
+        schema: MerchantPaymentStatusResponse,
+        idempotent: true,
+        merchantScoped: true,
+      },
+      options,
+    );
+    return withLastResponse(data, meta);
+  }
+}

@@ -1,0 +1,32 @@
+import { PaymentStatusResponse } from '@till/contract';
+import type { RequestOptions } from '../config.ts';
+import { paymentIdSegment } from '../params.ts';
+import type { RequestCore } from '../request.ts';
+import { type TillResponse, withLastResponse } from '../response.ts';
+
+/** The partner's view of payments, across all its merchants: `Api-Key` only, no `Merchant-Id`. */
+export class Payments {
+  readonly #core: RequestCore;
+
+  constructor(core: RequestCore) {
+    this.#core = core;
+  }
+
+  /**
+   * The payment's status in the partner (listing) view (`GET /v1/payments/{paymentId}/status`, spec 4.4):
+   * `status` is a listing status (`requires_action` where the merchant view says `pending`) and
+   * `isTerminal` tells whether it can still change.
+   */
+  async status(paymentId: string, options?: RequestOptions): Promise<TillResponse<PaymentStatusResponse>> {
+    const { data, meta } = await this.#core.request(
+      {
+        method: 'GET',
+        path: `/v1/payments/${paymentIdSegment(paymentId)}/status`,
+        schema: PaymentStatusResponse,
+        idempotent: true,
+      },
+      options,
+    );
+    return withLastResponse(data, meta);
+  }
+}
