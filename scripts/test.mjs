@@ -55,7 +55,7 @@ async function typecheck() {
  * wrote no report, or exited non-zero with no failed test (a file that fails to load, a global setup that
  * throws), counts as one failure.
  * @param {string} tool
- * @param {(report: string) => { args: string[]; env?: Record<string, string> }} invocation
+ * @param {(report: string) => { args: string[]; env?: Record<string, string>; packageDir?: string }} invocation
  * @param {(json: any) => Counts} count
  * @returns {Promise<Counts>}
  */
@@ -63,8 +63,9 @@ async function runReported(tool, invocation, count) {
   const dir = mkdtempSync(path.join(os.tmpdir(), `till-${tool}-`));
   const report = path.join(dir, 'report.json');
   try {
-    const { args, env } = invocation(report);
-    const code = await runChild('pnpm', ['exec', tool, ...args], env);
+    const { args, env, packageDir } = invocation(report);
+    // `packageDir`: run in the package whose own bin the tool is (pnpm exec would look at the root's).
+    const code = await runChild('pnpm', ['exec', ...(packageDir ? ['--dir', packageDir] : []), tool, ...args], env);
     let json;
     try {
       json = JSON.parse(readFileSync(report, 'utf8'));
@@ -103,6 +104,18 @@ const vitest = () =>
     },
   );
 
+/** The elements' tests in Chromium (web-test-runner); its JSON reporter is packages/elements/test/json-reporter.mjs. */
+const elements = () =>
+  runReported(
+    'wtr',
+    (report) => ({
+      args: ['--config', 'web-test-runner.config.mjs'],
+      env: { TILL_WTR_REPORT: report },
+      packageDir: 'packages/elements',
+    }),
+    (json) => ({ passed: json.passed ?? 0, failed: json.failed ?? 0, skipped: json.skipped ?? 0 }),
+  );
+
 /** The Playwright specs in e2e/, in the Chromium that CHROMIUM_PATH names (set in main). */
 const e2e = () =>
   runReported(
@@ -117,12 +130,12 @@ const e2e = () =>
 
 /**
  * Each suite resolves with its counts and must not throw for test failures.
- * Later: web-test-runner suites go here.
  * @type {{ name: string; run: () => Promise<Counts> }[]}
  */
 const suites = [
   { name: 'typecheck', run: typecheck },
   { name: 'vitest', run: vitest },
+  { name: 'elements', run: elements },
   { name: 'e2e', run: e2e },
 ];
 

@@ -1,0 +1,195 @@
+import { css, html, LitElement } from 'lit'
+import type { CreatePaymentReply } from './protocol.ts'
+import { ask, failure, fields, fire, styles, type PayErrorDetail, type PayErrorEvent } from './shared.ts'
+
+/** `detail` of `pay-start`. Listeners may add or change fields of `body` before it is sent. */
+export interface PayStartDetail {
+  /** The URL the element is about to POST to. */
+  action: string
+  /** The JSON body: the fallback form's fields, and `orderId` from the `order-id` attribute. */
+  body: Record<string, string>
+}
+
+/** `pay-start`: about to ask the backend for a payment; cancelable (nothing is sent). */
+export type PayStartEvent = CustomEvent<PayStartDetail>
+/**
+ * `pay-created`: the backend created the payment; `gatewayUrl` is an absolute http(s) URL. Cancelable: unless
+ * a listener calls `preventDefault()`, the element sends the buyer there with `location.assign`; when one
+ * does, the page takes over and the button is idle again.
+ */
+export type PayCreatedEvent = CustomEvent<CreatePaymentReply>
+
+/** What `<pay-button>` is doing (its `state` property). */
+export type PayButtonState = 'idle' | 'working' | 'redirecting' | 'error'
+
+// Only an absolute http(s) URL: a `javascript:` or `data:` one from a confused backend is refused.
+const isCreated = (body: unknown): body is CreatePaymentReply => {
+  const { paymentId, gatewayUrl } = fields(body)
+  return typeof paymentId === 'string' && typeof gatewayUrl === 'string' && /^https?:\/\//i.test(gatewayUrl)
+}
+
+const TEXT = { working: 'Starting payment…', redirecting: 'Redirecting…', error: 'Payment could not start.' }
+
+/**
+ * A payment button for any storefront. On click it asks the merchant's backend for a payment
+ * (`POST action`, JSON `{ orderId }` or the fields of its fallback form) and sends the buyer to the
+ * payment's `gatewayUrl`. Clicks while it works are ignored, so one click makes one payment.
+ *
+ * Put a plain form inside it and the button works without JavaScript too: until the element is defined
+ * the form is what shows (the backend answers the form post with a 303 to the checkout page); once defined,
+ * the element renders its own button and reads the form's `action` and fields instead of showing it.
+ *
+ * ```html
+ * <pay-button>
+ *   <form method="post" action="/pay/checkout">
+ *     <input type="hidden" name="orderId" value="ord_123">
+ *     <button type="submit">Pay €19.99</button>
+ *   </form>
+ * </pay-button>
+ * ```
+ *
+ * Light DOM content other than the slotted elements below is not rendered once the element is defined.
+ *
+ * @summary Starts a payment at the merchant backend and sends the buyer to its checkout page.
+ * @tag pay-button
+ *
+ * @slot label - The button's text. Default: the text of the fallback form's submit button, else "Pay".
+ * @slot working - Announced while the payment is being created. Default: "Starting payment…".
+ * @slot redirecting - Announced while the browser leaves for the checkout page. Default: "Redirecting…".
+ * @slot error - Announced when it failed, before the error's message (the backend's, or "Please try again."). Default: "Payment could not start.".
+ *
+ * @fires {PayStartEvent} pay-start - Before the request; `detail: { action, body }`. Cancelable: nothing is sent.
+ * @fires {PayCreatedEvent} pay-created - The payment exists; `detail: { paymentId, gatewayUrl }`. Cancelable: no navigation, the button is idle again.
+ * @fires {PayErrorEvent} pay-error - The request failed; `detail: { code, message, status? }`. The button is usable again to retry.
+ *
+ * @csspart button - The real `<button>`.
+ * @csspart label - The wrapper of the label slot.
+ * @csspart spinner - Shown in the button while working and redirecting.
+ * @csspart status - The polite live region after the button: the working, redirecting and error wording.
+ *
+ * @cssprop [--pay-button-background=#1d4ed8] - The button's background.
+ * @cssprop [--pay-button-color=#fff] - The button's text colour.
+ * @cssprop [--pay-button-radius=.375em] - The button's corner radius.
+ * @cssprop [--pay-button-font=inherit] - The button's `font` shorthand.
+ */
+export class PayButton extends LitElement {
+  static override properties = {
+    action: {},
+    orderId: { attribute: 'order-id' },
+    disabled: { type: Boolean },
+  }
+
+  static override styles = [
+    styles,
+    css`:host{display:inline-block}button{display:inline-flex;align-items:center;gap:.5em;border:0;font:var(--pay-button-font,inherit);color:var(--pay-button-color,#fff);background:var(--pay-button-background,#1d4ed8);border-radius:var(--pay-button-radius,.375em);padding:.6em 1.2em}button:focus-visible{outline-offset:2px}:disabled{opacity:.6}`,
+  ]
+
+  /**
+   * Where to POST. Default: the fallback form's `action`. One of the two is needed.
+   * @attr action
+   */
+  declare action?: string
+
+  /**
+   * Sent as `orderId`, over the form's field of that name if there is one.
+   * @attr order-id
+   */
+  declare orderId?: string
+
+  /** Disables the button (the native `disabled`). */
+  declare disabled: boolean
+
+  #state: PayButtonState = 'idle'
+  #error = failure('')
+  #abort?: AbortController
+
+  constructor() {
+    super()
+    this.disabled = false
+  }
+
+  /**
+   * What the button is doing: `idle`, `working`, `redirecting` or `error` (the button is usable again).
+   * @readonly
+   */
+  get state(): PayButtonState {
+    return this.#state
+  }
+
+  override connectedCallback() {
+    super.connectedCallback()
+    addEventListener('pageshow', this.#pageshow)
+  }
+
+  override disconnectedCallback() {
+    super.disconnectedCallback()
+    removeEventListener('pageshow', this.#pageshow)
+    this.#abort?.abort()
+    this.#set('idle')
+  }
+
+  override render() {
+    const state = this.#state
+    const busy = this.#busy()
+    return html`<button part="button" ?disabled=${this.disabled} aria-disabled=${busy} aria-busy=${busy} @click=${this.#click}>${busy ? html`<span part="spinner"></span>` : ''}<span part="label"><slot name="label">${this.#label()}</slot></span></button><div part="status" role="status">${state === 'idle' ? '' : html`<slot name=${state}>${TEXT[state]}</slot>`}${state === 'error' ? ` ${this.#error.message}` : ''}</div>`
+  }
+
+  #busy() {
+    return this.#state === 'working' || this.#state === 'redirecting'
+  }
+
+  /** The fallback form's submit button says what the button should say. */
+  #label(): string {
+    const submit = this.querySelector<HTMLButtonElement | HTMLInputElement>('form [type=submit],form button:not([type])')
+    return submit?.textContent?.trim() || submit?.value || 'Pay'
+  }
+
+  #set(state: PayButtonState) {
+    this.#state = state
+    this.requestUpdate()
+  }
+
+  // Back from the checkout page through the back/forward cache: the page was frozen mid-redirect.
+  #pageshow = (event: PageTransitionEvent) => {
+    if (event.persisted) this.#set('idle')
+  }
+
+  async #click() {
+    if (this.#busy()) return
+    const form = this.querySelector('form')
+    const action = this.action || form?.action
+    const body: Record<string, string> = {}
+    if (form) for (const [name, value] of new FormData(form)) if (typeof value === 'string') body[name] = value
+    if (this.orderId) body.orderId = this.orderId
+    if (!action) return this.#fail(failure('not_configured'))
+    if (!fire(this, 'pay-start', { action, body } satisfies PayStartDetail, true)) return
+
+    this.#abort?.abort()
+    const { signal } = (this.#abort = new AbortController())
+    this.#set('working')
+    const answer = await ask(action, isCreated, signal, JSON.stringify(body))
+    if (signal.aborted) return
+    if ('error' in answer) return this.#fail(answer.error)
+    if (fire(this, 'pay-created', answer.value, true)) {
+      this.#set('redirecting')
+      location.assign(answer.value.gatewayUrl)
+    } else this.#set('idle')
+  }
+
+  #fail(error: PayErrorDetail) {
+    this.#error = error
+    this.#set('error')
+    fire(this, 'pay-error', error)
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'pay-button': PayButton
+  }
+  interface GlobalEventHandlersEventMap {
+    'pay-start': PayStartEvent
+    'pay-created': PayCreatedEvent
+    'pay-error': PayErrorEvent
+  }
+}

@@ -1,0 +1,183 @@
+import { css, html, LitElement, type PropertyValues } from 'lit'
+import type { ReturnStatus, VerifyReply } from './protocol.ts'
+import { ask, failure, fields, fire, styles, type PayErrorDetail, type PayErrorEvent } from './shared.ts'
+
+/** What `<pay-return>` shows; also the names of its slots. `pending` and `processing` both show `processing`. */
+export type ReturnView = 'checking' | Exclude<ReturnStatus, 'pending'> | 'error'
+
+/** `pay-status`: the backend answered; `detail` is its {@link VerifyReply} (see the element for the one exception). */
+export type PayStatusEvent = CustomEvent<VerifyReply>
+
+const STATUSES: readonly unknown[] = ['pending', 'processing', 'succeeded', 'failed', 'expired', 'mismatch'] satisfies ReturnStatus[]
+
+// `pollInMs` is not checked here: a missing or useless one falls back to the `poll-in-ms` attribute.
+const isReply = (body: unknown): body is VerifyReply => {
+  const { status, isFinal } = fields(body)
+  return STATUSES.includes(status) && typeof isFinal === 'boolean'
+}
+
+const TEXT: Record<ReturnView, string> = {
+  checking: 'Checking your payment…',
+  processing: 'Your payment is being processed…',
+  succeeded: 'Payment received. Thank you!',
+  failed: 'The payment failed.',
+  expired: 'The payment expired.',
+  mismatch: 'This payment is not the order’s.',
+  error: 'Could not check your payment.',
+}
+
+/**
+ * The return page's status: put it on the page the checkout sends the buyer back to (`successUrl` and
+ * `errorUrl`, which get `?payment_id=…`). It asks the merchant backend, never the URL: it sends
+ * `GET <verify><the page's query string>`, shows what the backend says, and asks again every `pollInMs`
+ * while the payment is not final. A `status` or anything else in the URL is only passed on, never shown.
+ *
+ * Without `payment_id` in the page's URL it shows `mismatch` without asking (there is nothing to verify),
+ * and fires `pay-status` with `{ status: 'mismatch', isFinal: true, pollInMs: 0 }`.
+ *
+ * Views: `checking` (before the first answer), `processing` (pending or processing), `succeeded`, `failed`,
+ * `expired`, `mismatch`, and `error` (no answer, or an error answer; with a retry button). Each has a slot
+ * of its name for the shop's own wording (headings included), with English defaults. The views replace
+ * each other in one polite live region; focus only moves when the retry button that had it goes away.
+ *
+ * ```html
+ * <pay-return verify="/pay/verify">
+ *   <h2 slot="succeeded">Thank you! Your order is on its way.</h2>
+ * </pay-return>
+ * ```
+ *
+ * @summary Verifies a returning buyer's payment with the merchant backend and shows its status.
+ * @tag pay-return
+ *
+ * @slot checking - Before the first answer. Default: "Checking your payment…".
+ * @slot processing - The payment is pending or processing. Default: "Your payment is being processed. This page updates by itself.".
+ * @slot succeeded - Default: "Payment received. Thank you!".
+ * @slot failed - Default: "The payment failed.".
+ * @slot expired - Default: "The payment expired before it was completed.".
+ * @slot mismatch - The `payment_id` is not the order's payment, or there is none. Default: "This payment does not belong to this order.".
+ * @slot error - Before the error's message. Default: "We could not check your payment.".
+ * @slot retry - The retry button's text. Default: "Try again".
+ *
+ * @fires {PayStatusEvent} pay-status - On every answer of the backend; `detail` is the `VerifyReply`.
+ * @fires {PayErrorEvent} pay-error - The backend could not be reached or answered an error; `detail: { code, message, status? }`. Polling stops until retried.
+ *
+ * @csspart status - The live region holding the current view; its other part name is the view's (`status succeeded`, …).
+ * @csspart spinner - Shown while checking and processing.
+ * @csspart retry - The retry button of the error view.
+ */
+export class PayReturn extends LitElement {
+  static override properties = {
+    verify: {},
+    pollInMs: { attribute: 'poll-in-ms', type: Number },
+    search: { attribute: false },
+  }
+
+  static override styles = [styles, css`:host{display:block}[part=spinner]{margin-inline-end:.5em}button{margin-top:.5em;font:inherit}`]
+
+  /**
+   * The backend's verify URL. The page's query parameters are added to it, except those it already has
+   * (and repeats of one).
+   * @attr verify
+   */
+  declare verify?: string
+
+  /**
+   * How long to wait between checks when the backend's reply has no usable `pollInMs`.
+   * @attr poll-in-ms
+   */
+  declare pollInMs: number
+
+  /** The query string the element reads `payment_id` from and passes on. Default: `location.search`. */
+  declare search: string
+
+  #view: ReturnView = 'checking'
+  #error = failure('')
+  #abort?: AbortController
+  #timer?: ReturnType<typeof setTimeout>
+
+  constructor() {
+    super()
+    this.pollInMs = 2000
+    this.search = location.search
+  }
+
+  /**
+   * The view on show: `checking`, `processing`, `succeeded`, `failed`, `expired`, `mismatch` or `error`.
+   * @readonly
+   */
+  get view(): ReturnView {
+    return this.#view
+  }
+
+  override connectedCallback() {
+    super.connectedCallback()
+    if (this.hasUpdated) this.#check()
+  }
+
+  override disconnectedCallback() {
+    super.disconnectedCallback()
+    clearTimeout(this.#timer)
+    this.#abort?.abort()
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>) {
+    if (changed.has('verify') || changed.has('search')) this.#check()
+  }
+
+  override render() {
+    const view = this.#view
+    return html`<div part="status ${view}" role="status" tabindex="-1">${view === 'checking' || view === 'processing' ? html`<span part="spinner"></span>` : ''}<slot name=${view}>${TEXT[view]}</slot>${
+      view === 'error' ? ` ${this.#error.message}` : ''
+    }</div>${view === 'error' ? html`<button part="retry" @click=${this.#retry}><slot name="retry">Try again</slot></button>` : ''}`
+  }
+
+  #set(view: ReturnView) {
+    this.#view = view
+    this.requestUpdate()
+  }
+
+  #check = async () => {
+    clearTimeout(this.#timer)
+    this.#abort?.abort()
+    const { signal } = (this.#abort = new AbortController())
+    const page = new URLSearchParams(this.search)
+    if (!page.has('payment_id')) return this.#show({ status: 'mismatch', isFinal: true, pollInMs: 0 })
+    if (!this.verify) return this.#fail(failure('not_configured'))
+    const url = new URL(this.verify, document.baseURI)
+    for (const [name, value] of page) if (!url.searchParams.has(name)) url.searchParams.append(name, value)
+    const answer = await ask(url.href, isReply, signal)
+    if (signal.aborted) return
+    if ('error' in answer) this.#fail(answer.error)
+    else this.#show(answer.value)
+  }
+
+  #show(reply: VerifyReply) {
+    this.#set(reply.status === 'pending' ? 'processing' : reply.status)
+    fire(this, 'pay-status', reply)
+    if (!reply.isFinal) this.#timer = setTimeout(this.#check, reply.pollInMs > 0 ? reply.pollInMs : this.pollInMs)
+  }
+
+  #fail(error: PayErrorDetail) {
+    this.#error = error
+    this.#set('error')
+    fire(this, 'pay-error', error)
+  }
+
+  // The retry button goes away with the error view: the region takes the focus it had, not the body.
+  async #retry() {
+    this.#set('checking')
+    void this.#check()
+    await this.updateComplete
+    this.renderRoot.querySelector('div')?.focus()
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'pay-return': PayReturn
+  }
+  interface GlobalEventHandlersEventMap {
+    'pay-status': PayStatusEvent
+    'pay-error': PayErrorEvent
+  }
+}

@@ -1,0 +1,117 @@
+// A scripted merchant backend, served by web-test-runner's dev server (Koa middleware) on the tests' own
+// origin: the elements under test talk real HTTP to it.
+//
+//   POST /test-backend/scenarios        { replies: Reply[] } → { id }
+//   ANY  /test-backend/s/<id>[?…]       records the request, answers the next scripted reply (the last repeats)
+//   GET  /test-backend/log/<id>         → { requests: Recorded[] }
+//   GET  /test-backend/page?action=…&define=1
+//                                       a storefront page with a fallback-form <pay-button>, with or without the
+//                                       element defined (for tests that need a page to navigate away)
+//   GET  /test-backend/gateway?delay=ms a stand-in checkout page, answered after `delay`
+//
+// Reply: { status = 200, body?, text?, delayMs?, location?, destroy? }. `body` is sent as JSON, `text` as
+// text/html; `location` sets the Location header (for the no-JavaScript 303); `destroy` drops the connection.
+// Recorded: { method, url, contentType, accept, body, at } with `url` the path and query, `at` in ms.
+
+/** @typedef {{ status?: number; body?: unknown; text?: string; delayMs?: number; location?: string; destroy?: boolean }} Reply */
+/** @typedef {{ method: string; url: string; contentType: string | null; accept: string | null; body: string; at: number }} Recorded */
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
+
+function readBody(req) {
+  return new Promise((resolve, reject) => {
+    const chunks = []
+    req.on('data', (chunk) => chunks.push(chunk))
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
+    req.on('error', reject)
+  })
+}
+
+const escape = (text) => text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`)
+
+function storefront(action, define) {
+  return `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>Shop</title>${define ? '<script type="module" src="/src/define/pay-button.ts"></script>' : ''}</head>
+<body>
+<pay-button>
+  <form method="post" action="${escape(action)}">
+    <input type="hidden" name="orderId" value="ord_page">
+    <button type="submit">Pay €5.00</button>
+  </form>
+</pay-button>
+</body>
+</html>`
+}
+
+/** @returns {import('koa').Middleware} */
+export function testBackend() {
+  /** @type {Map<string, { replies: Reply[]; requests: Recorded[] }>} */
+  const scenarios = new Map()
+  let next = 0
+
+  return async (ctx, nextMiddleware) => {
+    const path = ctx.path
+    if (!path.startsWith('/test-backend/')) return nextMiddleware()
+
+    if (path === '/test-backend/scenarios' && ctx.method === 'POST') {
+      const { replies } = JSON.parse(await readBody(ctx.req))
+      const id = `s${++next}`
+      scenarios.set(id, { replies, requests: [] })
+      ctx.body = { id }
+      return
+    }
+
+    const log = path.match(/^\/test-backend\/log\/([\w-]+)$/)
+    if (log) {
+      ctx.body = { requests: scenarios.get(log[1])?.requests ?? [] }
+      return
+    }
+
+    if (path === '/test-backend/page') {
+      ctx.type = 'text/html'
+      ctx.body = storefront(String(ctx.query.action ?? ''), ctx.query.define === '1')
+      return
+    }
+
+    if (path === '/test-backend/gateway') {
+      await sleep(Number(ctx.query.delay ?? 0))
+      ctx.type = 'text/html'
+      ctx.body = '<!doctype html><title>Checkout</title><h1>Checkout</h1>'
+      return
+    }
+
+    const scripted = path.match(/^\/test-backend\/s\/([\w-]+)$/)
+    const scenario = scripted ? scenarios.get(scripted[1]) : undefined
+    if (!scenario) {
+      ctx.status = 404
+      ctx.body = { message: 'No such scenario', code: 'not_found' }
+      return
+    }
+    scenario.requests.push({
+      method: ctx.method,
+      url: ctx.url,
+      contentType: ctx.get('content-type') || null,
+      accept: ctx.get('accept') || null,
+      body: await readBody(ctx.req),
+      at: Date.now(),
+    })
+    const reply = scenario.replies[Math.min(scenario.requests.length, scenario.replies.length) - 1] ?? {}
+    if (reply.delayMs) await sleep(reply.delayMs)
+    if (reply.destroy) {
+      ctx.status = 204 // not Koa's default 404, which wtr would list as a missing file
+      ctx.req.socket.destroy()
+      ctx.respond = false
+      return
+    }
+    ctx.status = reply.status ?? 200
+    if (reply.location) ctx.set('location', reply.location)
+    if (reply.text !== undefined) {
+      ctx.type = 'text/html'
+      ctx.body = reply.text
+    } else if (reply.body !== undefined) {
+      ctx.type = 'application/json'
+      ctx.body = JSON.stringify(reply.body)
+    } else ctx.body = ''
+  }
+}

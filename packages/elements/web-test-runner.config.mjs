@@ -1,0 +1,46 @@
+// web-test-runner: the elements' tests (src/**/*.test.ts, @open-wc/testing) in Debian's Chromium through
+// Playwright. The dev server also plays the merchant backend (test/backend.mjs), so the elements make
+// real requests. `npm test` runs this with TILL_WTR_REPORT set; test/json-reporter.mjs writes the counts there.
+import { fileURLToPath } from 'node:url'
+import { esbuildPlugin } from '@web/dev-server-esbuild'
+import { defaultReporter, summaryReporter } from '@web/test-runner'
+import { playwrightLauncher } from '@web/test-runner-playwright'
+import { testBackend } from './test/backend.mjs'
+import { jsonReporter } from './test/json-reporter.mjs'
+import { manifestPlugin } from './test/manifest.mjs'
+
+const root = fileURLToPath(new URL('.', import.meta.url))
+
+/** @type {import('@web/test-runner').TestRunnerConfig} */
+export default {
+  rootDir: root,
+  files: [`${root}src/**/*.test.ts`],
+  nodeResolve: true,
+  plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: `${root}tsconfig.json` }), manifestPlugin()],
+  middleware: [testBackend()],
+  browsers: [
+    playwrightLauncher({
+      product: 'chromium',
+      launchOptions: {
+        executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+        args: [
+          // Root in a container: Chromium's sandbox needs user namespaces that are usually not there.
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-dev-shm-usage',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+          '--no-first-run',
+        ],
+      },
+    }),
+  ],
+  // Two cores: one test file at a time keeps the polling tests' timing honest.
+  concurrency: 1,
+  testFramework: { config: { timeout: 5000 } },
+  testsFinishTimeout: 120_000,
+  // Lit's development build (nodeResolve picks it) says so once per file; its other warnings stay.
+  filterBrowserLogs: ({ args }) => !String(args[0]).includes('Lit is in dev mode'),
+  reporters: [defaultReporter(), summaryReporter({ flatten: false }), jsonReporter(process.env.TILL_WTR_REPORT)],
+}
