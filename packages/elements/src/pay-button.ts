@@ -65,7 +65,8 @@ const TEXT = { working: 'Starting payment…', redirecting: 'Redirecting…', er
  * @csspart button - The real `<button>`.
  * @csspart label - The wrapper of the label slot.
  * @csspart spinner - Shown in the button while working and redirecting.
- * @csspart status - The polite live region after the button: the working, redirecting and error wording.
+ * @csspart status - The polite live region under the button: the working, redirecting and error wording. It keeps one line
+ *   free while empty, so the first message moves nothing below it.
  *
  * @cssprop [--pay-button-background=#1d4ed8] - The button's background.
  * @cssprop [--pay-button-color=#fff] - The button's text colour.
@@ -81,7 +82,7 @@ export class PayButton extends LitElement {
 
   static override styles = [
     styles,
-    css`:host{display:inline-block}button{display:inline-flex;align-items:center;gap:.5em;border:0;font:var(--pay-button-font,inherit);color:var(--pay-button-color,#fff);background:var(--pay-button-background,#1d4ed8);border-radius:var(--pay-button-radius,.375em);padding:.6em 1.2em}button:focus-visible{outline-offset:2px}:disabled{opacity:.6}`,
+    css`:host{display:inline-block}button{border:0;font:var(--pay-button-font,inherit);color:var(--pay-button-color,#fff);background:var(--pay-button-background,#1d4ed8);border-radius:var(--pay-button-radius,.375em);padding:.6em 1.2em}button:focus-visible{outline-offset:2px}:disabled{opacity:.6}[part=status]{margin-top:.25em;min-height:1lh}`,
   ]
 
   /**

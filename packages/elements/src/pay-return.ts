@@ -72,7 +72,7 @@ export class PayReturn extends LitElement {
     search: { attribute: false },
   }
 
-  static override styles = [styles, css`:host{display:block}[part=spinner]{margin-inline-end:.5em}button{margin-top:.5em;font:inherit}`]
+  static override styles = [styles, css`:host{display:block}button{margin-top:.5em;font:inherit}`]
 
   /**
    * The backend's verify URL. The page's query parameters are added to it, except those it already has

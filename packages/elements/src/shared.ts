@@ -70,4 +70,4 @@ export const fire = (target: EventTarget, type: string, detail: unknown, cancela
  * Both elements' `:host` basics and spinner: within the line's height, so showing it moves nothing; slower,
  * not gone, for reduced motion (it still means "working").
  */
-export const styles = css`:host([hidden]){display:none}[part=spinner]{display:inline-block;box-sizing:border-box;width:.8em;height:.8em;vertical-align:-.1em;border:2px solid;border-right-color:#0000;border-radius:50%;animation:s 1s linear infinite}@keyframes s{to{rotate:1turn}}@media (prefers-reduced-motion:reduce){[part=spinner]{animation-duration:3s}}`
+export const styles = css`:host([hidden]){display:none}[part=spinner]{display:inline-block;width:.5em;height:.5em;vertical-align:-.1em;margin-inline-end:.5em;border:.15em solid;border-right-color:#0000;border-radius:50%;animation:s 1s linear infinite}@keyframes s{to{rotate:1turn}}@media (prefers-reduced-motion:reduce){[part=spinner]{animation-duration:3s}}`
