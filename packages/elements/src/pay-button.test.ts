@@ -133,6 +133,24 @@ describe('<pay-button>', () => {
     expect(await backend.requests()).to.have.length(1)
   })
 
+  it('navigates to gatewayUrl when nobody prevents pay-created, and is accessible while redirecting', async () => {
+    // A checkout answering 204 No Content: the browser goes there, and stays on this page.
+    const checkout = await scenario({ status: 204 })
+    const backend = await scenario({ status: 201, body: { paymentId: 'pay_1', gatewayUrl: `${location.origin}${checkout.url}?from=button` } })
+    const element = await withForm(backend.url)
+    button(element).click()
+    await waitUntil(() => element.state === 'redirecting', 'redirecting expected')
+    const [navigation] = await checkout.received(1)
+    expect(navigation?.url).to.equal(`${checkout.url}?from=button`)
+    await element.updateComplete
+    expect(partText(element, 'status')).to.equal('Redirecting…')
+    expect(button(element).getAttribute('aria-busy')).to.equal('true')
+    await expect(element).to.be.accessible()
+    button(element).click()
+    await aTimeout(50)
+    expect(await backend.requests()).to.have.length(1)
+  })
+
   it('shows and announces the backend error message, fires pay-error, and retries on the next click', async () => {
     const backend = await scenario({ status: 409, body: { code: 'order_paid', message: 'This order is already paid.' } }, created)
     const element = await withForm(backend.url)

@@ -120,6 +120,14 @@ describe('<pay-return>', () => {
     expect(await backend.requests()).to.have.length(3)
   })
 
+  it('never polls faster than 2000 ms when neither the reply nor poll-in-ms gives a usable delay', async () => {
+    const backend = await scenario({ body: { status: 'pending', isFinal: false, pollInMs: 0 } })
+    const element = await fixture<PayReturn>(html`<pay-return verify=${backend.url} poll-in-ms="soon" .search=${RETURN}></pay-return>`)
+    await shows(element, 'processing')
+    await aTimeout(300)
+    expect(await backend.requests()).to.have.length(1)
+  })
+
   it('defaults poll-in-ms to 2000', async () => {
     const element = await fixture<PayReturn>(html`<pay-return .search=${'?order=1'}></pay-return>`)
     expect(element.pollInMs).to.equal(2000)

@@ -16,6 +16,8 @@ const isReply = (body: unknown): body is VerifyReply => {
   return STATUSES.includes(status) && typeof isFinal === 'boolean'
 }
 
+const positive = (ms: number, fallback: number) => (ms > 0 ? ms : fallback)
+
 const TEXT: Record<ReturnView, string> = {
   checking: 'Checking your payment…',
   processing: 'Your payment is being processed…',
@@ -82,7 +84,8 @@ export class PayReturn extends LitElement {
   declare verify?: string
 
   /**
-   * How long to wait between checks when the backend's reply has no usable `pollInMs`.
+   * How long to wait between checks when the backend's reply has no usable `pollInMs` (2000 when this
+   * is not a positive number either).
    * @attr poll-in-ms
    */
   declare pollInMs: number
@@ -154,7 +157,8 @@ export class PayReturn extends LitElement {
   #show(reply: VerifyReply) {
     this.#set(reply.status === 'pending' ? 'processing' : reply.status)
     fire(this, 'pay-status', reply)
-    if (!reply.isFinal) this.#timer = setTimeout(this.#check, reply.pollInMs > 0 ? reply.pollInMs : this.pollInMs)
+    // A bad delay (none, NaN, 0) from the reply or the attribute must not turn polling into a busy loop.
+    if (!reply.isFinal) this.#timer = setTimeout(this.#check, positive(reply.pollInMs, positive(this.pollInMs, 2000)))
   }
 
   #fail(error: PayErrorDetail) {

@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs'
 
 /** @typedef {{ passed: number; failed: number; skipped: number }} Counts */
 
-/** @param {{ tests: { passed: boolean; skipped: boolean }[]; suites: any[] }} suite @param {Counts} counts */
+/** @param {import('@web/test-runner').TestSuiteResult} suite @param {Counts} counts */
 function walk(suite, counts) {
   for (const test of suite.tests) {
     if (test.skipped) counts.skipped += 1
