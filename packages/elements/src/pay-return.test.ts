@@ -153,6 +153,23 @@ describe('<pay-return>', () => {
     expect(await backend.requests()).to.have.length(2)
   })
 
+  it('asks again, from the new URL, when verify changes; not while off the page', async () => {
+    const first = await scenario(reply('pending', 5000))
+    const second = await scenario(reply('succeeded'))
+    const element = await mount(first.url)
+    await shows(element, 'processing')
+    element.verify = second.url
+    await shows(element, 'succeeded')
+    const parent = element.parentElement
+    element.remove()
+    element.verify = first.url
+    await element.updateComplete
+    await aTimeout(100)
+    expect(await first.requests()).to.have.length(1)
+    parent?.append(element) // and on the page again, it asks
+    await first.received(2)
+  })
+
   it('shows the error view with the backend’s message and a retry button, fires pay-error; retry asks again', async () => {
     const backend = await scenario({ status: 410, body: { code: 'order_cancelled', message: 'This order was cancelled.' } }, reply('succeeded'))
     const element = await mount(backend.url)

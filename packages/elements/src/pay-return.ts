@@ -124,7 +124,7 @@ export class PayReturn extends LitElement {
   }
 
   protected override willUpdate(changed: PropertyValues<this>) {
-    if (changed.has('verify') || changed.has('search')) this.#check()
+    if (this.isConnected && (changed.has('verify') || changed.has('search'))) this.#check()
   }
 
   override render() {
