@@ -2,9 +2,12 @@
 // and the shop's backend over HTTPS. `main.ts` runs it from the command line; it is also what the e2e
 // suite's playwright.config.ts starts.
 import { once } from 'node:events';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildElementsBundle } from '@till/elements/build';
 import { spawnTill, type TillReady } from '@till/service/spawn';
 import { createDemoApp } from './app.ts';
 import { localhostCertificate } from './certificate.ts';
@@ -31,9 +34,14 @@ export interface DemoStack {
   stop(): Promise<void>;
 }
 
+/** Builds the shop into demo/dist, and the elements' drop-in bundle the README's example serves. */
 export async function buildShop(): Promise<void> {
   const { build } = await import('vite');
   await build({ configFile: fileURLToPath(new URL('../vite.config.ts', import.meta.url)), logLevel: 'warn' });
+  // `@till/elements/pay-elements.js` resolves only once the file exists; it sits in dist/ beside build.ts.
+  const bundle = fileURLToPath(new URL('./dist/pay-elements.js', import.meta.resolve('@till/elements/build')));
+  mkdirSync(path.dirname(bundle), { recursive: true });
+  writeFileSync(bundle, await buildElementsBundle());
 }
 
 export async function startDemoStack(options: StackOptions): Promise<DemoStack> {

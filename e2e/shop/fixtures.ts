@@ -24,6 +24,8 @@ export interface Shop {
   apiKey: string
   /** The base address of Till's checkout pages: gatewayUrls start with it. */
   checkoutUrl: string
+  /** The sandbox Till the shop's backend uses, for other merchant backends in the specs. */
+  till: { baseUrl: string; apiKey: string; merchantId: string }
   /** The order as the shop's backend has it. */
   order(orderId: string): Promise<OrderView>
   /** Places an order through the shop's API, as its cart page does. */
@@ -55,6 +57,7 @@ export const test = base.extend<object, { shop: Shop }>({
         url,
         apiKey: state.till.apiKey,
         checkoutUrl: state.till.checkoutUrl,
+        till: { baseUrl: state.till.baseUrl, apiKey: state.till.apiKey, merchantId: state.till.merchantId },
         order: async (orderId) => ok(await api.get(url(`/api/orders/${orderId}`))),
         placeOrder: async (items, returnMode = 'https') => ok(await api.post(url('/api/orders'), { data: { items, returnMode } })),
         startPayment: async (orderId) => ok(await api.post(url('/pay/checkout'), { data: { orderId } })),

@@ -1,5 +1,6 @@
 // The smallest shop backend with a pay button: the README's "Add a pay button to your own store" shows this
 // file, and e2e/shop/example.spec.ts runs it.
+import { fileURLToPath } from 'node:url';
 import express from 'express';
 import { memoryOrderStore, payRouter } from '@till/express';
 
@@ -17,6 +18,8 @@ export function exampleShop(till: { baseUrl: string; apiKey: string; merchantId:
       onPaid: (order) => console.log(`order ${order.id} is paid: ship it`),
     }),
   );
-  app.use(express.static(import.meta.dirname));
+  app.use(express.static(import.meta.dirname)); // index.html and thanks.html
+  // The elements' prebuilt bundle (Lit included); or serve your own build of @till/elements.
+  app.get('/pay-elements.js', (_request, response) => response.sendFile(fileURLToPath(import.meta.resolve('@till/elements/pay-elements.js'))));
   return app;
 }
