@@ -73,7 +73,7 @@ export default defineConfig({
           ...shared,
           name: 'demo',
           root: here('./demo'),
-          include: ['server/**/*.test.ts'],
+          include: ['server/**/*.test.ts', 'examples/**/*.test.ts'],
         },
       },
       {
