@@ -1,11 +1,31 @@
 // The demo shop is a handful of static pages; Vite bundles their scripts (and the pay elements) into
 // demo/dist, which the demo backend serves.
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 
 const page = (name: string): string => fileURLToPath(new URL(`./shop/${name}.html`, import.meta.url));
 
+// What every page shares, written once: the pages hold `<!--shop-head-->` and `<!--shop-header-->`.
+const HEAD = `<meta charset="utf-8">
+    <meta name="viewport" content="width=device-width, initial-scale=1">
+    <link rel="icon" href="data:,">`;
+const HEADER = `<header class="site">
+      <a class="brand" href="./">Till Tea</a>
+      <nav aria-label="Shop">
+        <a href="./">Products</a>
+        <a href="./cart.html">Cart (<span data-cart-count>0</span>)</a>
+        <a href="./orders.html">Orders</a>
+      </nav>
+    </header>
+    <p class="sandbox-note">A demo shop on Till’s sandbox: test wallets, no real money.</p>`;
+
+const shopLayout = (): Plugin => ({
+  name: 'shop-layout',
+  transformIndexHtml: (html) => html.replace('<!--shop-head-->', HEAD).replace('<!--shop-header-->', HEADER),
+});
+
 export default defineConfig({
+  plugins: [shopLayout()],
   root: fileURLToPath(new URL('./shop', import.meta.url)),
   build: {
     outDir: fileURLToPath(new URL('./dist', import.meta.url)),
