@@ -12,6 +12,9 @@ export const bundleOptions = {
   minify: true,
   format: 'esm',
   target: 'es2022',
+  // The elements' internal members end in `_` (`state_`, `ask_`, see src/shared.ts): shortened like local
+  // names. Only a lowercase letter first: Lit's own internals (`_$E_`, `__…`) and public names never match.
+  mangleProps: /^[a-z][A-Za-z]*_$/,
   write: false,
 } as const satisfies BuildOptions
 

@@ -1,6 +1,6 @@
-import { css, html, LitElement } from 'lit'
+import { css, html } from 'lit'
 import type { CreatePaymentReply } from './protocol.ts'
-import { ask, failure, fields, fire, styles, type PayErrorDetail, type PayErrorEvent } from './shared.ts'
+import { fields, PayElement, spinner, type PayErrorEvent } from './shared.ts'
 
 /** `detail` of `pay-start`. Listeners may add or change fields of `body` before it is sent. */
 export interface PayStartDetail {
@@ -21,12 +21,6 @@ export type PayCreatedEvent = CustomEvent<CreatePaymentReply>
 
 /** What `<pay-button>` is doing (its `state` property). */
 export type PayButtonState = 'idle' | 'working' | 'redirecting' | 'error'
-
-// Only an absolute http(s) URL: a `javascript:` or `data:` one from a confused backend is refused.
-const isCreated = (body: unknown): body is CreatePaymentReply => {
-  const { paymentId, gatewayUrl } = fields(body)
-  return typeof paymentId === 'string' && typeof gatewayUrl === 'string' && /^https?:\/\//i.test(gatewayUrl)
-}
 
 const TEXT = { working: 'Starting payment…', redirecting: 'Redirecting…', error: 'Payment could not start.' }
 
@@ -73,7 +67,7 @@ const TEXT = { working: 'Starting payment…', redirecting: 'Redirecting…', er
  * @cssprop [--pay-button-radius=.375em] - The button's corner radius.
  * @cssprop [--pay-button-font=inherit] - The button's `font` shorthand.
  */
-export class PayButton extends LitElement {
+export class PayButton extends PayElement<PayButtonState, CreatePaymentReply> {
   static override properties = {
     action: {},
     orderId: { attribute: 'order-id' },
@@ -81,7 +75,7 @@ export class PayButton extends LitElement {
   }
 
   static override styles = [
-    styles,
+    PayElement.styles,
     css`:host{display:inline-block}button{border:0;font:var(--pay-button-font,inherit);color:var(--pay-button-color,#fff);background:var(--pay-button-background,#1d4ed8);border-radius:var(--pay-button-radius,.375em);padding:.6em 1.2em}button:focus-visible{outline-offset:2px}:disabled{opacity:.6}[part=status]{margin-top:.25em;min-height:1lh}`,
   ]
 
@@ -100,9 +94,8 @@ export class PayButton extends LitElement {
   /** Disables the button (the native `disabled`). */
   declare disabled: boolean
 
-  #state: PayButtonState = 'idle'
-  #error = failure('')
-  #abort?: AbortController
+  /** @internal */
+  state_: PayButtonState = 'idle'
 
   constructor() {
     super()
@@ -114,73 +107,62 @@ export class PayButton extends LitElement {
    * @readonly
    */
   get state(): PayButtonState {
-    return this.#state
+    return this.state_
   }
 
   override connectedCallback() {
     super.connectedCallback()
-    addEventListener('pageshow', this.#pageshow)
+    addEventListener('pageshow', this.pageshow_)
   }
 
   override disconnectedCallback() {
     super.disconnectedCallback()
-    removeEventListener('pageshow', this.#pageshow)
-    this.#abort?.abort()
-    this.#set('idle')
+    removeEventListener('pageshow', this.pageshow_)
+    this.set_('idle')
   }
 
   override render() {
-    const state = this.#state
-    const busy = this.#busy()
-    return html`<button part="button" ?disabled=${this.disabled} aria-disabled=${busy} aria-busy=${busy} @click=${this.#click}>${busy ? html`<span part="spinner"></span>` : ''}<span part="label"><slot name="label">${this.#label()}</slot></span></button><div part="status" role="status">${state === 'idle' ? '' : html`<slot name=${state}>${TEXT[state]}</slot>`}${state === 'error' ? ` ${this.#error.message}` : ''}</div>`
-  }
-
-  #busy() {
-    return this.#state === 'working' || this.#state === 'redirecting'
-  }
-
-  /** The fallback form's submit button says what the button should say. */
-  #label(): string {
-    const submit = this.querySelector<HTMLButtonElement | HTMLInputElement>('form [type=submit],form button:not([type])')
-    return submit?.textContent?.trim() || submit?.value || 'Pay'
-  }
-
-  #set(state: PayButtonState) {
-    this.#state = state
-    this.requestUpdate()
+    const state = this.state_
+    const busy = this.busy_()
+    // The fallback form's submit button says what the button should say.
+    const submit = this.querySelector<HTMLButtonElement>('form [type=submit],form button:not([type])')
+    return html`<button part="button" ?disabled=${this.disabled} aria-disabled=${busy} aria-busy=${busy} @click=${this.click_}>${busy ? spinner : ''}<span part="label"><slot name="label">${submit?.textContent?.trim() || submit?.value || 'Pay'}</slot></span></button><div part="status" role="status">${state === 'idle' ? '' : html`<slot name=${state}>${TEXT[state]}</slot>`}${this.message_}</div>`
   }
 
   // Back from the checkout page through the back/forward cache: the page was frozen mid-redirect.
-  #pageshow = (event: PageTransitionEvent) => {
-    if (event.persisted) this.#set('idle')
+  /** @internal */
+  pageshow_ = (event: PageTransitionEvent) => {
+    if (event.persisted) this.set_('idle')
   }
 
-  async #click() {
-    if (this.#busy()) return
+  /** @internal */
+  click_() {
+    if (this.busy_()) return
     const form = this.querySelector('form')
     const action = this.action || form?.action
     const body: Record<string, string> = {}
     if (form) for (const [name, value] of new FormData(form)) if (typeof value === 'string') body[name] = value
     if (this.orderId) body.orderId = this.orderId
-    if (!action) return this.#fail(failure('not_configured'))
-    if (!fire(this, 'pay-start', { action, body } satisfies PayStartDetail, true)) return
-
-    this.#abort?.abort()
-    const { signal } = (this.#abort = new AbortController())
-    this.#set('working')
-    const answer = await ask(action, isCreated, signal, JSON.stringify(body))
-    if (signal.aborted) return
-    if ('error' in answer) return this.#fail(answer.error)
-    if (fire(this, 'pay-created', answer.value, true)) {
-      this.#set('redirecting')
-      location.assign(answer.value.gatewayUrl)
-    } else this.#set('idle')
+    if (!action) this.fail_('not_configured')
+    else if (this.fire_('pay-start', { action, body } satisfies PayStartDetail, true)) {
+      this.set_('working')
+      this.ask_(action, JSON.stringify(body))
+    }
   }
 
-  #fail(error: PayErrorDetail) {
-    this.#error = error
-    this.#set('error')
-    fire(this, 'pay-error', error)
+  // Only an absolute http(s) URL: a `javascript:` or `data:` one from a confused backend is refused.
+  /** @internal */
+  valid_(body: unknown): body is CreatePaymentReply {
+    const { paymentId, gatewayUrl } = fields(body)
+    return typeof paymentId === 'string' && typeof gatewayUrl === 'string' && /^https?:\/\//i.test(gatewayUrl)
+  }
+
+  /** @internal */
+  done_(reply: CreatePaymentReply) {
+    if (this.fire_('pay-created', reply, true)) {
+      this.set_('redirecting')
+      location.assign(reply.gatewayUrl)
+    } else this.set_('idle')
   }
 }
 

@@ -1,6 +1,6 @@
-import { css, html, LitElement, type PropertyValues } from 'lit'
+import { css, html, type PropertyValues } from 'lit'
 import type { ReturnStatus, VerifyReply } from './protocol.ts'
-import { ask, failure, fields, fire, styles, type PayErrorDetail, type PayErrorEvent } from './shared.ts'
+import { fields, PayElement, spinner, type PayErrorEvent } from './shared.ts'
 
 /** What `<pay-return>` shows; also the names of its slots. `pending` and `processing` both show `processing`. */
 export type ReturnView = 'checking' | Exclude<ReturnStatus, 'pending'> | 'error'
@@ -9,14 +9,6 @@ export type ReturnView = 'checking' | Exclude<ReturnStatus, 'pending'> | 'error'
 export type PayStatusEvent = CustomEvent<VerifyReply>
 
 const STATUSES: readonly unknown[] = ['pending', 'processing', 'succeeded', 'failed', 'expired', 'mismatch'] satisfies ReturnStatus[]
-
-// `pollInMs` is not checked here: a missing or useless one falls back to the `poll-in-ms` attribute.
-const isReply = (body: unknown): body is VerifyReply => {
-  const { status, isFinal } = fields(body)
-  return STATUSES.includes(status) && typeof isFinal === 'boolean'
-}
-
-const positive = (ms: number, fallback: number) => (ms > 0 ? ms : fallback)
 
 const TEXT: Record<ReturnView, string> = {
   checking: 'Checking your payment…',
@@ -52,12 +44,12 @@ const TEXT: Record<ReturnView, string> = {
  * @tag pay-return
  *
  * @slot checking - Before the first answer. Default: "Checking your payment…".
- * @slot processing - The payment is pending or processing. Default: "Your payment is being processed. This page updates by itself.".
+ * @slot processing - The payment is pending or processing. Default: "Your payment is being processed…".
  * @slot succeeded - Default: "Payment received. Thank you!".
  * @slot failed - Default: "The payment failed.".
- * @slot expired - Default: "The payment expired before it was completed.".
- * @slot mismatch - The `payment_id` is not the order's payment, or there is none. Default: "This payment does not belong to this order.".
- * @slot error - Before the error's message. Default: "We could not check your payment.".
+ * @slot expired - Default: "The payment expired.".
+ * @slot mismatch - The `payment_id` is not the order's payment, or there is none. Default: "This payment is not the order’s.".
+ * @slot error - Before the error's message. Default: "Could not check your payment.".
  * @slot retry - The retry button's text. Default: "Try again".
  *
  * @fires {PayStatusEvent} pay-status - On every answer of the backend; `detail` is the `VerifyReply`.
@@ -67,14 +59,14 @@ const TEXT: Record<ReturnView, string> = {
  * @csspart spinner - Shown while checking and processing.
  * @csspart retry - The retry button of the error view.
  */
-export class PayReturn extends LitElement {
+export class PayReturn extends PayElement<ReturnView, VerifyReply> {
   static override properties = {
     verify: {},
     pollInMs: { attribute: 'poll-in-ms', type: Number },
     search: { attribute: false },
   }
 
-  static override styles = [styles, css`:host{display:block}button{margin-top:.5em;font:inherit}`]
+  static override styles = [PayElement.styles, css`:host{display:block}button{margin-top:.5em;font:inherit}`]
 
   /**
    * The backend's verify URL. The page's query parameters are added to it, except those it already has
@@ -93,10 +85,8 @@ export class PayReturn extends LitElement {
   /** The query string the element reads `payment_id` from and passes on. Default: `location.search`. */
   declare search: string
 
-  #view: ReturnView = 'checking'
-  #error = failure('')
-  #abort?: AbortController
-  #timer?: ReturnType<typeof setTimeout>
+  /** @internal */
+  state_: ReturnView = 'checking'
 
   constructor() {
     super()
@@ -109,68 +99,56 @@ export class PayReturn extends LitElement {
    * @readonly
    */
   get view(): ReturnView {
-    return this.#view
+    return this.state_
   }
 
   override connectedCallback() {
     super.connectedCallback()
-    if (this.hasUpdated) this.#check()
-  }
-
-  override disconnectedCallback() {
-    super.disconnectedCallback()
-    clearTimeout(this.#timer)
-    this.#abort?.abort()
+    if (this.hasUpdated) this.check_()
   }
 
   protected override willUpdate(changed: PropertyValues<this>) {
-    if (this.isConnected && (changed.has('verify') || changed.has('search'))) this.#check()
+    if (this.isConnected && (changed.has('verify') || changed.has('search'))) this.check_()
   }
 
   override render() {
-    const view = this.#view
-    return html`<div part="status ${view}" role="status" tabindex="-1">${view === 'checking' || view === 'processing' ? html`<span part="spinner"></span>` : ''}<slot name=${view}>${TEXT[view]}</slot>${
-      view === 'error' ? ` ${this.#error.message}` : ''
-    }</div>${view === 'error' ? html`<button part="retry" @click=${this.#retry}><slot name="retry">Try again</slot></button>` : ''}`
+    const view = this.state_
+    return html`<div part="status ${view}" role="status" tabindex="-1">${this.busy_() ? spinner : ''}<slot name=${view}>${TEXT[view]}</slot>${this.message_}</div>${
+      view === 'error' ? html`<button part="retry" @click=${this.retry_}><slot name="retry">Try again</slot></button>` : ''
+    }`
   }
 
-  #set(view: ReturnView) {
-    this.#view = view
-    this.requestUpdate()
-  }
-
-  #check = async () => {
-    clearTimeout(this.#timer)
-    this.#abort?.abort()
-    const { signal } = (this.#abort = new AbortController())
+  /** @internal */
+  check_ = () => {
+    this.stop_()
     const page = new URLSearchParams(this.search)
-    if (!page.has('payment_id')) return this.#show({ status: 'mismatch', isFinal: true, pollInMs: 0 })
-    if (!this.verify) return this.#fail(failure('not_configured'))
+    if (!page.has('payment_id')) return this.done_({ status: 'mismatch', isFinal: true, pollInMs: 0 })
+    if (!this.verify) return this.fail_('not_configured')
     const url = new URL(this.verify, document.baseURI)
     for (const [name, value] of page) if (!url.searchParams.has(name)) url.searchParams.append(name, value)
-    const answer = await ask(url.href, isReply, signal)
-    if (signal.aborted) return
-    if ('error' in answer) this.#fail(answer.error)
-    else this.#show(answer.value)
+    this.ask_(url.href)
   }
 
-  #show(reply: VerifyReply) {
-    this.#set(reply.status === 'pending' ? 'processing' : reply.status)
-    fire(this, 'pay-status', reply)
+  // `pollInMs` is not checked here: a missing or useless one falls back to the `poll-in-ms` attribute.
+  /** @internal */
+  valid_(body: unknown): body is VerifyReply {
+    const { status, isFinal } = fields(body)
+    return STATUSES.includes(status) && typeof isFinal === 'boolean'
+  }
+
+  /** @internal */
+  done_(reply: VerifyReply) {
+    this.set_(reply.status === 'pending' ? 'processing' : reply.status)
+    this.fire_('pay-status', reply)
     // A bad delay (none, NaN, 0) from the reply or the attribute must not turn polling into a busy loop.
-    if (!reply.isFinal) this.#timer = setTimeout(this.#check, positive(reply.pollInMs, positive(this.pollInMs, 2000)))
-  }
-
-  #fail(error: PayErrorDetail) {
-    this.#error = error
-    this.#set('error')
-    fire(this, 'pay-error', error)
+    if (!reply.isFinal) this.timer_ = setTimeout(this.check_, [reply.pollInMs, this.pollInMs, 2000].find((ms) => ms > 0))
   }
 
   // The retry button goes away with the error view: the region takes the focus it had, not the body.
-  async #retry() {
-    this.#set('checking')
-    void this.#check()
+  /** @internal */
+  async retry_() {
+    this.set_('checking')
+    this.check_()
     await this.updateComplete
     this.renderRoot.querySelector('div')?.focus()
   }
