@@ -3,14 +3,10 @@
 // The checkout specs start a service and a merchant return server per worker (e2e/fixtures.ts); the shop
 // specs run against one demo stack (the service, the demo backend and the built shop) started below.
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
-
-const executablePath = [process.env.CHROMIUM_PATH, '/usr/bin/chromium'].find(
-  (candidate): candidate is string => candidate !== undefined && candidate !== '' && existsSync(candidate),
-);
+import { chromiumLaunchOptions } from './scripts/lib/chromium.mjs';
 
 /** A port no other server on this machine holds right now (the kernel's choice for port 0). */
 function freePort(): string {
@@ -45,19 +41,7 @@ export default defineConfig({
     // The merchant return server uses a certificate made at run time.
     ignoreHTTPSErrors: true,
     trace: 'retain-on-failure',
-    launchOptions: {
-      ...(executablePath ? { executablePath } : {}),
-      args: [
-        // Root in a container: Chromium's sandbox needs user namespaces that are usually not there.
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-dev-shm-usage',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    },
+    launchOptions: chromiumLaunchOptions(),
   },
   projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
   webServer: {

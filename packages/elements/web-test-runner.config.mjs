@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url'
 import { esbuildPlugin } from '@web/dev-server-esbuild'
 import { defaultReporter, summaryReporter } from '@web/test-runner'
 import { playwrightLauncher } from '@web/test-runner-playwright'
+import { chromiumLaunchOptions } from '../../scripts/lib/chromium.mjs'
 import { testBackend } from './test/backend.mjs'
 import { jsonReporter } from './test/json-reporter.mjs'
 import { manifestPlugin } from './test/manifest.mjs'
@@ -21,19 +22,7 @@ export default {
   browsers: [
     playwrightLauncher({
       product: 'chromium',
-      launchOptions: {
-        executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-        args: [
-          // Root in a container: Chromium's sandbox needs user namespaces that are usually not there.
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-dev-shm-usage',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-          '--no-first-run',
-        ],
-      },
+      launchOptions: chromiumLaunchOptions(),
     }),
   ],
   // Two cores: one test file at a time keeps the polling tests' timing honest.
