@@ -2,7 +2,7 @@
 // 3-second countdown → the shop's return page, which shows what the shop's backend read from Till.
 import { freezePageClock, outcomeHeading, payWith } from '../checkout/buyer.ts'
 import { expect, test } from './fixtures.ts'
-import { expectOrderRow, goToCheckout, placeOrder, returnView } from './shopper.ts'
+import { endPaymentAndWait, expectOrderRow, goToCheckout, placeOrder, returnView } from './shopper.ts'
 
 test.beforeEach(async ({ page }) => {
   await page.clock.install()
@@ -33,10 +33,7 @@ test('a paid order comes back to the shop as paid and is fulfilled once, however
 test('a declined payment comes back as failed, and the order stays unpaid', async ({ page, shop }) => {
   const orderId = await placeOrder(page, shop)
   await goToCheckout(page, shop)
-  await freezePageClock(page)
-  await payWith(page, 'declines')
-  await expect(outcomeHeading(page, 'Payment failed')).toBeVisible()
-  await page.clock.runFor(3_000)
+  await endPaymentAndWait(page, 'declines')
   await expect(page).toHaveURL(new RegExp(`/return\\.html\\?order=${orderId}&payment_id=pay_`))
   await expect(returnView(page, 'Your payment failed and nothing was charged.')).toBeVisible()
   await expectOrderRow(page, shop, orderId, 'Not paid', 'Not yet')
@@ -45,10 +42,7 @@ test('a declined payment comes back as failed, and the order stays unpaid', asyn
 test('a payment left to expire comes back as expired', async ({ page, shop }) => {
   const orderId = await placeOrder(page, shop)
   await goToCheckout(page, shop)
-  await freezePageClock(page)
-  await page.getByRole('button', { name: 'Expire now (sandbox)' }).click()
-  await expect(outcomeHeading(page, 'Payment expired')).toBeVisible()
-  await page.clock.runFor(3_000)
+  await endPaymentAndWait(page, 'expire')
   await expect(page).toHaveURL(new RegExp(`/return\\.html\\?order=${orderId}&payment_id=pay_`))
   await expect(returnView(page, 'The time to pay ran out.')).toBeVisible()
   await expectOrderRow(page, shop, orderId, 'Not paid', 'Not yet')

@@ -1,8 +1,7 @@
 // The return page believes only the shop's backend, which believes only Till: a URL cannot mark an order
 // paid, and the API key never reaches the browser.
-import { freezePageClock, outcomeHeading, payWith } from '../checkout/buyer.ts'
 import { expect, test } from './fixtures.ts'
-import { expectOrderRow, goToCheckout, placeOrder, returnView } from './shopper.ts'
+import { endPaymentAndWait, expectOrderRow, goToCheckout, placeOrder, returnView } from './shopper.ts'
 
 test('a tampered payment_id shows the mismatch and fulfils nothing', async ({ page, shop }) => {
   const paid = await shop.placeOrder([{ productId: 'teapot', quantity: 1 }])
@@ -38,10 +37,7 @@ test('the API key appears in no byte the browser receives or sends, through a wh
 
   const orderId = await placeOrder(page, shop)
   await goToCheckout(page, shop)
-  await freezePageClock(page)
-  await payWith(page, 'pays')
-  await expect(outcomeHeading(page, 'Payment successful')).toBeVisible()
-  await page.clock.runFor(3_000)
+  await endPaymentAndWait(page, 'pays')
   await expect(returnView(page, 'Thank you! Your order is paid and on its way.')).toBeVisible()
   await expectOrderRow(page, shop, orderId, 'Paid', 'Once')
 

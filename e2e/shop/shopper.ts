@@ -1,5 +1,6 @@
 // What a shopper does in the demo shop, in the words its pages show.
 import type { Page } from '@playwright/test'
+import { freezePageClock, outcomeHeading, payWith } from '../checkout/buyer.ts'
 import { expect, type ReturnMode, type Shop } from './fixtures.ts'
 
 const RETURN_CHOICE: Record<ReturnMode, RegExp> = {
@@ -30,6 +31,24 @@ export async function goToCheckout(page: Page, shop: Shop): Promise<void> {
   await page.getByRole('button', { name: 'Pay €12.50' }).click()
   await expect(page).toHaveURL(new RegExp(`^${escape(shop.checkoutUrl)}/pay_`))
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('€12.50')
+}
+
+const ENDINGS = {
+  pays: 'Payment successful',
+  declines: 'Payment failed',
+  expire: 'Payment expired',
+} as const
+
+/**
+ * On the checkout page, on a frozen clock: ends the payment with a test wallet (or "Expire now"), sees the
+ * end view, and lets the 3-second countdown run out.
+ */
+export async function endPaymentAndWait(page: Page, how: keyof typeof ENDINGS): Promise<void> {
+  await freezePageClock(page)
+  if (how === 'expire') await page.getByRole('button', { name: 'Expire now (sandbox)' }).click()
+  else await payWith(page, how)
+  await expect(outcomeHeading(page, ENDINGS[how])).toBeVisible()
+  await page.clock.runFor(3_000)
 }
 
 export const returnView = (page: Page, text: string | RegExp) => page.locator('pay-return').getByText(text)
