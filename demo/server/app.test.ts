@@ -1,6 +1,6 @@
 // The demo backend's own API: prices come from its catalog, never from the browser.
 import { once } from 'node:events';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createDemoApp } from './app.ts';
@@ -9,16 +9,19 @@ let server: Server;
 let origin: string;
 
 beforeAll(async () => {
-  const app = createDemoApp({
-    // No test here reaches Till; the router only needs valid settings.
-    till: { baseUrl: 'http://127.0.0.1:9', apiKey: 'till_sk_test_demo', merchantId: 'mer_demo' },
-    shopOrigin: () => origin,
-    shopDir: import.meta.dirname,
-    log: () => {},
-  });
-  server = app.listen(0, '127.0.0.1');
+  server = createServer().listen(0, '127.0.0.1');
   await once(server, 'listening');
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server.on(
+    'request',
+    createDemoApp({
+      // No test here reaches Till; the router only needs valid settings.
+      till: { baseUrl: 'http://127.0.0.1:9', apiKey: 'till_sk_test_demo', merchantId: 'mer_demo' },
+      shopOrigin: origin,
+      shopDir: import.meta.dirname,
+      log: () => {},
+    }),
+  );
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 

@@ -1,5 +1,6 @@
 // The demo shop's backend: the built storefront, a small orders API, and the pay router of @till/express
 // mounted at /pay. The Till API key is in `deps.till` and in nothing this app sends to a browser.
+import { toErrorIssues } from '@till/contract';
 import { payRouter } from '@till/express';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { z } from 'zod';
@@ -9,7 +10,7 @@ import { orderBook, orderView, RETURN_MODES, UnknownProductError, type DemoOrder
 export interface DemoDeps {
   till: { baseUrl: string; apiKey: string; merchantId: string };
   /** The shop's own origin, e.g. https://127.0.0.1:5443: its return page is `<origin>/return.html`. */
-  shopOrigin: () => string;
+  shopOrigin: string;
   /** The built storefront (demo/dist). */
   shopDir: string;
   book?: OrderBook;
@@ -54,7 +55,7 @@ export function createDemoApp(deps: DemoDeps): Express {
   app.post('/api/orders', express.json({ limit: '8kb' }), (request, response) => {
     const parsed = PlaceOrder.safeParse(request.body);
     if (!parsed.success) {
-      response.status(400).json({ code: 'invalid_request', message: 'The order is not valid.', issues: parsed.error.issues.map((i) => ({ field: i.path.join('.') || 'body', message: i.message })) });
+      response.status(400).json({ code: 'invalid_request', message: 'The order is not valid.', issues: toErrorIssues(parsed.error) });
       return;
     }
     try {
@@ -78,7 +79,7 @@ export function createDemoApp(deps: DemoDeps): Express {
     payRouter<DemoOrder>({
       till: deps.till,
       orders: book.store,
-      returnUrl: () => `${deps.shopOrigin()}/return.html`,
+      returnUrl: `${deps.shopOrigin}/return.html`,
       checkout: (order, url) => checkoutFor(order.returnMode, url),
       onPaid: (order, paymentId) => {
         // A real shop would ship the order here; the demo keeps a log the orders page shows.

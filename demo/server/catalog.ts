@@ -26,14 +26,22 @@ export interface MoneyView {
   formatted: string;
 }
 
+// One formatter per currency, made on first use: every order listing formats each line's price.
+const formatters = new Map<string, { exponent: number; format: Intl.NumberFormat }>();
+
+function formatterOf(currency: string) {
+  let formatter = formatters.get(currency);
+  if (formatter === undefined) {
+    const exponent = currencyByCode(currency)?.exponent ?? 2;
+    const format = new Intl.NumberFormat('en-IE', { style: 'currency', currency, minimumFractionDigits: exponent, maximumFractionDigits: exponent });
+    formatter = { exponent, format };
+    formatters.set(currency, formatter);
+  }
+  return formatter;
+}
+
 export function moneyView(amount: { currency: string; value: bigint }): MoneyView {
-  const exponent = currencyByCode(amount.currency)?.exponent ?? 2;
-  const format = new Intl.NumberFormat('en-IE', {
-    style: 'currency',
-    currency: amount.currency,
-    minimumFractionDigits: exponent,
-    maximumFractionDigits: exponent,
-  });
+  const { exponent, format } = formatterOf(amount.currency);
   // A decimal string, not a number: Intl formats it exactly.
   return { currency: amount.currency, value: amount.value.toString(), formatted: format.format(formatMinorUnits(amount.value, exponent) as `${number}`) };
 }

@@ -54,21 +54,23 @@ export async function startDemoStack(options: StackOptions): Promise<DemoStack> 
   let server: Server | undefined;
   try {
     const { key, cert } = await localhostCertificate();
-    // The origin is known only once the port is; the app reads it lazily through this holder.
-    const origin = { value: '' };
-    const app = createDemoApp({
-      till: { baseUrl: till.ready.baseUrl, apiKey: till.ready.apiKey, merchantId: till.ready.merchantId },
-      shopOrigin: () => origin.value,
-      shopDir: SHOP_DIR,
-      ...(options.log ? { log: options.log } : {}),
-    });
-    server = createServer({ key, cert }, app);
+    server = createServer({ key, cert });
     server.listen(options.port, '127.0.0.1');
     await once(server, 'listening');
-    origin.value = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    // The app is made once the port, and so the shop's origin, is known; requests only come after.
+    const shopUrl = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    server.on(
+      'request',
+      createDemoApp({
+        till: { baseUrl: till.ready.baseUrl, apiKey: till.ready.apiKey, merchantId: till.ready.merchantId },
+        shopOrigin: shopUrl,
+        shopDir: SHOP_DIR,
+        ...(options.log ? { log: options.log } : {}),
+      }),
+    );
     const listening = server;
     return {
-      shopUrl: origin.value,
+      shopUrl,
       till: till.ready,
       async stop() {
         listening.closeAllConnections();

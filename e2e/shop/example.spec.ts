@@ -12,13 +12,12 @@ const test = base.extend<object, { example: string }>({
   example: [
     async ({ shop }, use) => {
       const { key, cert } = await localhostCertificate()
-      const origin = { value: '' }
       const server: Server = createServer({ key, cert })
       server.listen(0, '127.0.0.1')
       await once(server, 'listening')
-      origin.value = `https://127.0.0.1:${(server.address() as AddressInfo).port}`
-      server.on('request', exampleShop(shop.till, origin.value))
-      await use(origin.value)
+      const origin = `https://127.0.0.1:${(server.address() as AddressInfo).port}`
+      server.on('request', exampleShop(shop.till, origin))
+      await use(origin)
       server.closeAllConnections()
       await new Promise<void>((resolve) => server.close(() => resolve()))
     },

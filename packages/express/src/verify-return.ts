@@ -20,9 +20,9 @@ export async function verifyReturn<O extends PayableOrder>(context: PayContext<O
   const mismatch: VerifyReply = { status: 'mismatch', isFinal: true, pollInMs: context.pollInMs, orderId: order.id };
   // Compared with the id this server stored, never taken from the URL alone: a buyer who edits the
   // address, or returns with an older payment of the order, is not told that order's status.
-  if (query.payment_id === undefined || order.paymentId === undefined || query.payment_id !== order.paymentId) return mismatch;
+  if (query.payment_id === undefined || query.payment_id !== order.paymentId) return mismatch;
 
-  const paymentId = order.paymentId;
+  const paymentId = query.payment_id;
   let status;
   try {
     status = await context.till.merchantPayments.status(paymentId);
