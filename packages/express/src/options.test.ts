@@ -12,11 +12,12 @@ describe('payRouter options', () => {
   });
 
   test.each([
-    [{ ...till, apiKey: '' }, /till\.apiKey must not be empty/],
-    [{ ...till, apiKey: undefined }, /till\.apiKey is required/],
+    [{ ...till, apiKey: '' }, /the `till` option is not valid: TillClient: apiKey is required: a non-empty string/],
+    [{ ...till, apiKey: undefined }, /the `till` option is not valid: TillClient: apiKey is required/],
     [{ ...till, merchantId: undefined }, /till\.merchantId is required/],
-    [{ ...till, baseUrl: 'localhost:4000' }, /till\.baseUrl must be the absolute http\(s\) address/],
-    [{ ...till, payVersion: '2020-01-01' }, /till\.payVersion/],
+    [{ ...till, merchantId: '' }, /till\.merchantId is required/],
+    [{ ...till, baseUrl: 'localhost:4000' }, /the `till` option is not valid: TillClient: baseUrl must use http or https/],
+    [{ ...till, payVersion: '2020-01-01' }, /the `till` option is not valid: .*payVersion "2020-01-01"/],
   ])('refuses %o', (settings, message) => {
     expect(() => payRouter({ till: settings as typeof till, orders, returnUrl: 'https://shop.example/return' })).toThrow(message);
   });

@@ -1,9 +1,8 @@
 // The router's configuration, checked once when the router is built: a mistake stops the merchant's server
 // at start-up with a message that says how to fix it, not at a buyer's first click.
 import { TillClient } from '@till/client';
-import { ApiVersion } from '@till/contract';
+import type { ApiVersion } from '@till/contract';
 import type { Request } from 'express';
-import { z } from 'zod';
 import type { OrderStore, PayableOrder } from './orders.ts';
 
 /** What Till is told about the return pages: spec 4.2's `checkout` object. */
@@ -55,12 +54,21 @@ export interface PayContext<O extends PayableOrder> {
 
 const DEFAULT_POLL_IN_MS = 2_000;
 
-const TillSettings = z.object({
-  baseUrl: z.url({ protocol: /^https?$/, error: 'must be the absolute http(s) address of the Till service' }),
-  apiKey: z.string({ error: 'is required: the API key from `till serve --sandbox` or `till api-key create`' }).min(1, { error: 'must not be empty' }),
-  merchantId: z.string({ error: 'is required: the Merchant-Id the key belongs to' }).min(1, { error: 'must not be empty' }),
-  payVersion: ApiVersion.optional(),
-});
+/**
+ * The client checks its own settings (address, key, version) and says what is wrong; the router adds only
+ * what it needs beyond them: a merchant, since it creates payments.
+ */
+function clientOf(till: PayRouterOptions['till']): TillClient {
+  if (till instanceof TillClient) return till;
+  if (typeof till?.merchantId !== 'string' || till.merchantId === '') {
+    throw new TypeError('payRouter: till.merchantId is required: the Merchant-Id the API key belongs to');
+  }
+  try {
+    return new TillClient(till);
+  } catch (error) {
+    throw new TypeError(`payRouter: the \`till\` option is not valid: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+}
 
 const absoluteUrl = (value: string, name: string): string => {
   try {
@@ -71,16 +79,7 @@ const absoluteUrl = (value: string, name: string): string => {
 };
 
 export function settle<O extends PayableOrder>(options: PayRouterOptions<O>): PayContext<O> {
-  let till: TillClient;
-  if (options.till instanceof TillClient) till = options.till;
-  else {
-    const parsed = TillSettings.safeParse(options.till);
-    if (!parsed.success) {
-      const lines = parsed.error.issues.map((issue) => `  till.${issue.path.join('.')} ${issue.message}`);
-      throw new TypeError(`payRouter: the \`till\` option is not valid:\n${lines.join('\n')}`);
-    }
-    till = new TillClient(parsed.data);
-  }
+  const till = clientOf(options.till);
   if (typeof options.returnUrl === 'string') absoluteUrl(options.returnUrl, 'returnUrl');
   const returnUrl = options.returnUrl;
   const returnUrlOf =
