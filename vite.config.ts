@@ -10,13 +10,15 @@ const here = (relative: string): string => fileURLToPath(new URL(relative, impor
 const shared = {
   pool: 'forks',
   testTimeout: 20_000,
-  // Opening PGlite takes 3-4 s (and ~800 MB) per test file, far past the 10 s default on a busy machine.
-  hookTimeout: 60_000,
+  hookTimeout: 30_000,
 } as const;
+
+// One embedded PostgreSQL server per worker, each with a migrated template a test file copies.
+const withDatabase = { globalSetup: [here('./packages/service/test/global-setup.ts')] };
 
 export default defineConfig({
   test: {
-    // Two cores, and each worker opening PGlite needs ~800 MB.
+    // Two cores.
     maxWorkers: 2,
     // Packages are being written alongside this config; an empty project is not a failure.
     passWithNoTests: true,
@@ -31,9 +33,10 @@ export default defineConfig({
       },
       {
         // The typed Node client: pure units, fault injection on a local node:http server, and the real
-        // service on PGlite (*.int.test.ts).
+        // service (*.int.test.ts).
         test: {
           ...shared,
+          ...withDatabase,
           name: 'client',
           root: here('./packages/client'),
           include: ['src/**/*.test.ts'],
@@ -49,19 +52,20 @@ export default defineConfig({
         },
       },
       {
-        // Unit and integration tests on embedded PGlite. Nothing is provided here, so
-        // inject('databaseUrl') returns undefined and fixtures fall back to PGlite.
+        // Unit and integration tests, the integration ones on the embedded PostgreSQL server.
         test: {
           ...shared,
+          ...withDatabase,
           name: 'service',
           root: here('./packages/service'),
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
         },
       },
       {
-        // The Express router against a real Till on PGlite, through @till/client.
+        // The Express router against a real Till, through @till/client.
         test: {
           ...shared,
+          ...withDatabase,
           name: 'express',
           root: here('./packages/express'),
           include: ['src/**/*.test.ts'],
@@ -74,17 +78,6 @@ export default defineConfig({
           name: 'demo',
           root: here('./demo'),
           include: ['server/**/*.test.ts', 'examples/**/*.test.ts'],
-        },
-      },
-      {
-        // The integration suite again, on a real PostgreSQL: the global setup starts a
-        // throwaway cluster (or uses TILL_TEST_DATABASE_URL) and provides its URL.
-        test: {
-          ...shared,
-          name: 'service-pg',
-          root: here('./packages/service'),
-          include: ['src/**/*.int.test.ts', 'test/**/*.int.test.ts'],
-          globalSetup: [here('./packages/service/test/pg-global-setup.ts')],
         },
       },
     ],

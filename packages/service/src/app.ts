@@ -87,20 +87,16 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
   const store = paymentStore(db)
   const auth = authenticator({ accounts, ttlMs: config.authCacheTtlMs ?? 5_000 })
   const events = statusEvents()
-  // Embedded PGlite has one writer, this process; PostgreSQL needs the other instances' NOTIFYs first.
+  // Other instances may write too: non-terminal statuses are trusted only while their NOTIFYs arrive.
   const cache = statusCache({
-    complete: !db.subscribe,
     maxEntries: config.statusCacheEntries ?? 100_000,
     onChange: (id) => events.publish(id),
   })
-  if (db.subscribe) {
-    const subscribe = db.subscribe.bind(db)
-    let unsubscribe: (() => Promise<void>) | undefined
-    app.addHook('onReady', async () => {
-      unsubscribe = await followStatusChanges(subscribe, cache, app.log)
-    })
-    app.addHook('onClose', async () => unsubscribe?.())
-  }
+  let unsubscribe: (() => Promise<void>) | undefined
+  app.addHook('onReady', async () => {
+    unsubscribe = await followStatusChanges(db.subscribe.bind(db), cache, app.log)
+  })
+  app.addHook('onClose', async () => unsubscribe?.())
   const payments = paymentService({
     store,
     clock,

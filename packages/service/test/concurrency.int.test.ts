@@ -1,15 +1,12 @@
 import { CreatePaymentRequest } from '@till/contract'
 import type { FastifyInstance } from 'fastify'
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { expirySweeper } from '../src/payments/expiry-sweeper.ts'
 import { paymentService } from '../src/payments/service.ts'
 import { paymentStore } from '../src/store/payments.ts'
 import { createAccount, createBody, openTestDatabase, testApp, testClock, type Account, type TestDatabase, silentLog } from './fixtures.ts'
 
-// PGlite is one connection, so nothing races there: these run on the real PostgreSQL only.
-const onPostgres = Boolean(inject('databaseUrl'))
-
-describe.skipIf(!onPostgres)('concurrent requests on PostgreSQL', () => {
+describe('concurrent requests on PostgreSQL', () => {
   let tdb: TestDatabase
   let app: FastifyInstance
   let baseUrl: string

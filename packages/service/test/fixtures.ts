@@ -1,64 +1,15 @@
 import { DEFAULT_API_VERSION, type ApiVersion } from '@till/contract'
-import pg from 'pg'
 import { pino } from 'pino'
 import type { FastifyInstance } from 'fastify'
-import { afterAll, beforeAll, beforeEach, inject } from 'vitest'
+import { afterAll, beforeAll, beforeEach } from 'vitest'
 import { createApp, type AppConfig } from '../src/app.ts'
-import { migrate } from '../src/db/migrate.ts'
-import { openPGlite } from '../src/db/pglite.ts'
 import type { Database } from '../src/db/port.ts'
-import { openPostgres } from '../src/db/postgres.ts'
 import type { Clock } from '../src/domain/clock.ts'
 import { randomToken } from '../src/domain/ids.ts'
 import { accountStore } from '../src/store/accounts.ts'
+import { openTestDatabase, type TestDatabase } from './database.ts'
 
-export type TestDatabase = {
-  db: Database
-  kind: 'pglite' | 'postgres'
-  /** Empties every table: call it between tests, the database itself is shared by the file. */
-  reset(): Promise<void>
-  close(): Promise<void>
-}
-
-/**
- * One database per test file: a fresh schema on the real PostgreSQL of the `service-pg` project, or an
- * in-memory PGlite (which takes seconds to open, hence once per file, not per test).
- */
-export async function openTestDatabase(): Promise<TestDatabase> {
-  const url = inject('databaseUrl')
-  let db: Database
-  let drop = async () => {}
-  if (url) {
-    const schema = `test_${randomToken(8)}`
-    await withClient(url, (client) => client.query(`CREATE SCHEMA ${schema}`))
-    db = await openPostgres({ url, schema, max: 20 })
-    drop = async () => {
-      await withClient(url, (client) => client.query(`DROP SCHEMA ${schema} CASCADE`))
-    }
-  } else {
-    db = await openPGlite()
-  }
-  await migrate(db)
-  return {
-    db,
-    kind: db.dialect,
-    reset: () => db.exec('TRUNCATE payment_transitions, payments, merchants, api_keys, partners RESTART IDENTITY CASCADE'),
-    async close() {
-      await db.close()
-      await drop()
-    },
-  }
-}
-
-async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url })
-  await client.connect()
-  try {
-    return await work(client)
-  } finally {
-    await client.end()
-  }
-}
+export { openTestDatabase, type TestDatabase }
 
 /** A clock tests move by hand. */
 export function testClock(start = new Date('2026-11-21T12:00:00.000Z')): Clock & { advance(ms: number): void; set(date: Date): void } {

@@ -1,12 +1,9 @@
 import type { FastifyInstance } from 'fastify'
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it, vi } from 'vitest'
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { buyer, createCheckoutPayment, gatewayCall } from './checkout-fixtures.ts'
 import { createAccount, createBody, openTestDatabase, testApp, type Account, type TestDatabase } from './fixtures.ts'
 
-// Several instances share one database only on PostgreSQL.
-const onPostgres = Boolean(inject('databaseUrl'))
-
-describe.skipIf(!onPostgres)('two Till instances on one PostgreSQL', () => {
+describe('two Till instances on one PostgreSQL', () => {
   let tdb: TestDatabase
   let first: FastifyInstance
   let second: FastifyInstance

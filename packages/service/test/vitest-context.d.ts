@@ -1,13 +1,12 @@
 // Values the vitest global setups hand to tests through inject().
-import 'vitest';
+import 'vitest'
 
 declare module 'vitest' {
   interface ProvidedContext {
     /**
-     * URL of a real PostgreSQL database, provided only in the `service-pg` project
-     * (user `till` is a superuser there unless TILL_TEST_DATABASE_URL says otherwise).
-     * Undefined in the `service` project: use embedded PGlite.
+     * One embedded PostgreSQL server per test worker (global-setup.ts): the URL of each one's `postgres`
+     * database, connected as a superuser. A test file copies the migrated template into a database of its own.
      */
-    databaseUrl?: string;
+    databaseServers: string[]
   }
 }

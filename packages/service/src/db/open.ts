@@ -1,22 +1,46 @@
+import { startEmbeddedServer, type EmbeddedServer } from './embedded/server.ts'
 import { migrate } from './migrate.ts'
-import { openPGlite } from './pglite.ts'
 import type { Database } from './port.ts'
 import { openPostgres } from './postgres.ts'
 
+/**
+ * Where Till keeps its data: an embedded PostgreSQL server in a temporary directory (neither field), the
+ * same server keeping its data in `dataDir`, or an external server at `databaseUrl`.
+ */
 export type StorageConfig = { dataDir?: string | undefined; databaseUrl?: string | undefined }
 
-/** Opens the configured storage and brings its schema up to date. */
-export async function openDatabase(config: StorageConfig): Promise<Database> {
-  const db = config.databaseUrl
-    ? await openPostgres({ url: config.databaseUrl })
-    : await openPGlite(config.dataDir ? { dataDir: config.dataDir } : {})
+export type OpenedDatabase = Database & {
+  /** Settles with a reason if the embedded server stops on its own; never for an external server. */
+  serverExited: Promise<string>
+}
+
+/** Opens the configured storage, starting the embedded server if that is the choice, and migrates it. */
+export async function openDatabase(config: StorageConfig, log?: (message: string) => void): Promise<OpenedDatabase> {
+  const server: EmbeddedServer | undefined = config.databaseUrl
+    ? undefined
+    : await startEmbeddedServer({ dataDir: config.dataDir, ...(log ? { log } : {}) })
+  let db: Database
+  try {
+    db = await openPostgres({ url: server?.url() ?? String(config.databaseUrl) })
+  } catch (error) {
+    await server?.stop()
+    throw error
+  }
   try {
     await migrate(db)
   } catch (error) {
     await db.close().catch(() => {})
+    await server?.stop()
     throw error
   }
-  return db
+  return {
+    ...db,
+    serverExited: server?.exited ?? new Promise<string>(() => {}),
+    async close() {
+      await db.close()
+      await server?.stop()
+    },
+  }
 }
 
 export function describeStorage(config: StorageConfig): string {
@@ -24,5 +48,7 @@ export function describeStorage(config: StorageConfig): string {
     const url = new URL(config.databaseUrl)
     return `PostgreSQL at ${url.hostname}:${url.port || 5432}${url.pathname}`
   }
-  return config.dataDir ? `embedded PGlite in ${config.dataDir}` : 'embedded PGlite in memory (nothing is kept)'
+  return config.dataDir
+    ? `embedded PostgreSQL, data in ${config.dataDir}`
+    : 'embedded PostgreSQL, in a temporary directory (nothing is kept)'
 }

@@ -1,6 +1,6 @@
 /**
- * The thin database port every repository talks to. Two adapters implement it — embedded PGlite and
- * a PostgreSQL server — and both speak the same SQL, so nothing above this file knows which one runs.
+ * The thin database port every repository talks to, implemented by the PostgreSQL adapter
+ * (`postgres.ts`) whether the server is Till's embedded one or an external one.
  */
 export type SqlValue = string | number | boolean | null | Date | Uint8Array | readonly string[]
 
@@ -13,14 +13,13 @@ export interface Queryable {
 }
 
 export interface Database extends Queryable {
-  readonly dialect: 'pglite' | 'postgres'
   /** Runs `work` in one transaction; rolls back when it throws. */
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>
   /**
-   * Listens for NOTIFY messages on `channel` sent by other connections, reconnecting when the connection
-   * drops. Absent where no other process can write (embedded PGlite is one process's database).
+   * Listens for NOTIFY messages on `channel` sent by any connection, reconnecting when the connection
+   * drops. Resolves with the unsubscribe function.
    */
-  subscribe?(channel: string, handlers: SubscriptionHandlers): Promise<() => Promise<void>>
+  subscribe(channel: string, handlers: SubscriptionHandlers): Promise<() => Promise<void>>
   close(): Promise<void>
 }
 

@@ -50,7 +50,6 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
     },
   })
   return {
-    dialect: 'postgres',
     ...asQueryable(pool),
     async transaction(work) {
       const client = await pool.connect()

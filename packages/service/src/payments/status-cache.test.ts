@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import { statusCache, type CachedStatus } from './status-cache.ts'
 
+/** A cache whose subscription is listening, as it is once the app is ready. */
+function listeningCache(options: { maxEntries?: number } = {}) {
+  const cache = statusCache(options)
+  cache.completeAgain()
+  return cache
+}
+
 const entry = (status: CachedStatus['status'], id = 'pay_1'): CachedStatus => ({
   id,
   merchantId: 'mer_1',
@@ -11,7 +18,7 @@ const entry = (status: CachedStatus['status'], id = 'pay_1'): CachedStatus => ({
 
 describe('the status cache', () => {
   it('keeps the later state whatever order observations arrive in', () => {
-    const cache = statusCache({ complete: true })
+    const cache = listeningCache()
     cache.changed(entry('processing'))
     cache.remember(entry('pending'), cache.generation())
     expect(cache.get('pay_1')?.status).toBe('processing')
@@ -21,14 +28,14 @@ describe('the status cache', () => {
   })
 
   it('never lets a terminal state change', () => {
-    const cache = statusCache({ complete: true })
+    const cache = listeningCache()
     cache.changed(entry('failed'))
     cache.changed(entry('succeeded'))
     expect(cache.get('pay_1')?.status).toBe('failed')
   })
 
-  it('keeps only terminal states while it may miss changes', () => {
-    const cache = statusCache({ complete: false })
+  it('keeps only terminal states until its subscription listens', () => {
+    const cache = statusCache()
     cache.changed(entry('pending', 'pay_a'))
     cache.remember(entry('processing', 'pay_b'), cache.generation())
     cache.changed(entry('expired', 'pay_c'))
@@ -38,7 +45,7 @@ describe('the status cache', () => {
   })
 
   it('forgets what may go stale when changes stop arriving, and ignores reads begun before', () => {
-    const cache = statusCache({ complete: true })
+    const cache = listeningCache()
     cache.changed(entry('pending', 'pay_a'))
     cache.changed(entry('succeeded', 'pay_b'))
     const readBegan = cache.generation()
@@ -54,13 +61,13 @@ describe('the status cache', () => {
   })
 
   it('keeps nothing when its size is 0', () => {
-    const cache = statusCache({ complete: true, maxEntries: 0 })
+    const cache = listeningCache({ maxEntries: 0 })
     cache.changed(entry('succeeded'))
     expect(cache.get('pay_1')).toBeUndefined()
   })
 
   it('stays within its size bound', () => {
-    const cache = statusCache({ complete: true, maxEntries: 3 })
+    const cache = listeningCache({ maxEntries: 3 })
     for (const id of ['a', 'b', 'c', 'd']) cache.changed(entry('pending', id))
     expect(cache.size()).toBe(3)
     expect(cache.get('a')).toBeUndefined()

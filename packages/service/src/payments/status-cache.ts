@@ -16,18 +16,20 @@ const isTerminal = (status: MerchantPaymentStatus) => STATUS_PROGRESS[status] ==
  * An in-memory cache of payment statuses that status reads can trust. It may lag behind the database
  * (a read then says pending or processing a moment longer) but never runs ahead of it: every entry comes
  * from a committed row or a committed transition, and merging keeps the later state. Terminal entries are
- * final. Non-terminal entries are kept only while every writer's changes reach the cache — always for
- * embedded PGlite (one process), and for PostgreSQL while the NOTIFY subscription is connected.
+ * final. Non-terminal entries are kept only while every writer's changes reach the cache: while the
+ * NOTIFY subscription is connected (any number of instances may share the database).
  */
-export function statusCache(options: {
-  maxEntries?: number
-  complete: boolean
-  /** Told of every committed change, cached or not: the long-poll wake-up. */
-  onChange?: (id: string) => void
-}) {
+export function statusCache(
+  options: {
+    maxEntries?: number
+    /** Told of every committed change, cached or not: the long-poll wake-up. */
+    onChange?: (id: string) => void
+  } = {},
+) {
   const max = options.maxEntries ?? 100_000
   const entries = new Map<string, CachedStatus>()
-  let complete = options.complete
+  // Until the subscription is listening, another instance's change could be missed.
+  let complete = false
   // Bumped whenever changes may have been missed; a read that began before it must not fill the cache.
   let generation = 0
 

@@ -30,7 +30,7 @@ export function parseStatusNotification(payload: string): CachedStatus | undefin
  * listening connection dropped) and when they flow again. Returns the unsubscribe function.
  */
 export function followStatusChanges(
-  subscribe: NonNullable<Database['subscribe']>,
+  subscribe: Database['subscribe'],
   cache: StatusCache,
   log: FastifyBaseLogger,
 ): Promise<() => Promise<void>> {

@@ -32,8 +32,8 @@ export type PaidDetails = {
   settlement: { settled: false } | { settled: true; amountMinor: bigint; txHash: string; settledAt: Date } | null
 }
 
-// Integers wider than 2^53 are selected as text: PGlite returns int8 as bigint, node-postgres as string,
-// and text is the one form both give alike.
+// Integers wider than 2^53 are selected as text, which node-postgres hands over as is: bigint in code,
+// never a float on the way.
 export const PAYMENT_COLUMNS = `
   id, merchant_id, partner_id, reference_id, currency, amount_minor::text AS amount_minor,
   success_url, error_url, redirect_enabled, status, created_at, updated_at, expires_at,

@@ -1,0 +1,208 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { chown, mkdir, open, readFile, rm, writeFile } from 'node:fs/promises'
+import net from 'node:net'
+import { join } from 'node:path'
+import { setTimeout as delay } from 'node:timers/promises'
+import pg from 'pg'
+import type { ServerAccount } from './account.ts'
+import { SUPERVISOR, type PostgresPrograms } from './binaries.ts'
+
+/** The role Till connects as: the cluster's superuser, created by initdb. */
+export const ROLE = 'till'
+
+export type ClusterOptions = {
+  programs: PostgresPrograms
+  /** PGDATA. initdb creates it when it holds no cluster yet. */
+  dataDir: string
+  /** The server's log, kept for error messages. */
+  logFile: string
+  /** The role's password: set by initdb, then required of every connection. */
+  password: string
+  /** The user to run as (root cannot run PostgreSQL); the current user when undefined. */
+  account: ServerAccount | undefined
+  /** fsync on: the data must survive a crash. Off for throwaway data, which makes tests fast. */
+  durable: boolean
+  /** Deleted by the supervisor once the server has stopped, however Till ended. */
+  removeOnExit?: string
+  /** More `-c name=value` settings. */
+  settings?: Record<string, string>
+}
+
+export type RunningCluster = {
+  port: number
+  /** A connection URL for `database` on this server. */
+  url(database: string): string
+  /** Settles with a reason when the server stops without stop() having been called. */
+  exited: Promise<string>
+  /** Asks for a fast shutdown and waits until the server and its supervisor are gone. */
+  stop(): Promise<void>
+}
+
+const READY_TIMEOUT_MS = 30_000
+const STOP_TIMEOUT_MS = 10_000
+const PORT_ATTEMPTS = 3
+
+/**
+ * Small and quiet: Till's pool is 16 connections, the tests' a few per file. PostgreSQL 18's I/O
+ * workers and the replication launchers would be idle processes here.
+ */
+const BASE_SETTINGS: Record<string, string> = {
+  listen_addresses: '127.0.0.1',
+  unix_socket_directories: '',
+  max_connections: '200',
+  shared_buffers: '64MB',
+  io_method: 'sync',
+  max_wal_senders: '0',
+  wal_level: 'minimal',
+  max_logical_replication_workers: '0',
+  password_encryption: 'scram-sha-256',
+  log_min_messages: 'warning',
+}
+
+const THROWAWAY_SETTINGS: Record<string, string> = { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' }
+
+// PGPORT, PGDATABASE and friends must not steer the server or its programs elsewhere.
+function serverEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { LC_ALL: 'C' }
+  for (const [name, value] of Object.entries(process.env)) if (!name.startsWith('PG') && name !== 'LC_ALL') env[name] = value
+  return env
+}
+
+function asAccount(account: ServerAccount | undefined) {
+  return account ? { uid: account.uid, gid: account.gid } : {}
+}
+
+async function logTail(file: string): Promise<string> {
+  const text = await readFile(file, 'utf8').catch(() => '')
+  return text.trim().split('\n').slice(-30).join('\n') || '(the server wrote no log)'
+}
+
+/** Creates the cluster in `dataDir` with the role `till` and its password, unless one is there. */
+export async function initCluster(options: ClusterOptions): Promise<void> {
+  if (existsSync(join(options.dataDir, 'PG_VERSION'))) return
+  // initdb wants an empty directory the server's user owns; as root, the parent is not that user's.
+  await mkdir(options.dataDir, { recursive: true, mode: 0o700 })
+  if (options.account) await chown(options.dataDir, options.account.uid, options.account.gid)
+  const passwordFile = `${options.dataDir}.password`
+  await writeFile(passwordFile, `${options.password}\n`, { mode: 0o600 })
+  if (options.account) await chown(passwordFile, options.account.uid, options.account.gid)
+  const args = ['-D', options.dataDir, '-U', ROLE, `--pwfile=${passwordFile}`, '--auth=scram-sha-256', '-E', 'UTF8', '--no-locale', '--no-instructions']
+  if (!options.durable) args.push('--no-sync')
+  try {
+    await runToEnd(options.programs.initdb, args, options.account)
+  } finally {
+    await rm(passwordFile, { force: true })
+  }
+}
+
+function runToEnd(file: string, args: string[], account: ServerAccount | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, args, { env: serverEnv(), stdio: ['ignore', 'pipe', 'pipe'], ...asAccount(account) })
+    let output = ''
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
+    child.once('error', reject)
+    child.once('close', (code, signal) => {
+      if (code === 0) resolve()
+      else reject(new Error(`initdb failed (${signal ?? `exit code ${code}`}):\n${output.trim()}`))
+    })
+  })
+}
+
+/** A port nobody listens on right now; the server may still lose it to someone else, hence the retries. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer()
+    server.unref()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address()
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0))
+    })
+  })
+}
+
+/** Starts the server under its supervisor on a port the kernel hands out, and waits until it answers. */
+export async function startCluster(options: ClusterOptions): Promise<RunningCluster> {
+  const settings = { ...BASE_SETTINGS, ...(options.durable ? {} : THROWAWAY_SETTINGS), ...options.settings }
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort()
+    const args = ['-D', options.dataDir, '-p', String(port), ...Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`])]
+    const log = await open(options.logFile, 'a')
+    const supervisor = spawn('bash', [SUPERVISOR, options.removeOnExit ?? '', options.programs.postgres, ...args], {
+      // Its own process group: a Ctrl-C in Till's terminal must not stop the database under Till's feet.
+      detached: true,
+      env: serverEnv(),
+      stdio: ['pipe', log.fd, log.fd],
+      ...asAccount(options.account),
+    })
+    await log.close()
+    const running = supervised(supervisor, port, options)
+    try {
+      await waitUntilReady(running, supervisor, options)
+      return running
+    } catch (error) {
+      await running.stop().catch(() => {})
+      const tail = await logTail(options.logFile)
+      if (attempt < PORT_ATTEMPTS && /could not bind|Address already in use/i.test(tail)) continue
+      throw new Error(`The embedded PostgreSQL server did not start: ${(error as Error).message}\n--- its log (${options.logFile}) ---\n${tail}`)
+    }
+  }
+}
+
+function supervised(supervisor: ChildProcess, port: number, options: ClusterOptions): RunningCluster {
+  let stopping = false
+  const gone = new Promise<void>((resolve) => supervisor.once('exit', () => resolve()))
+  const exited = new Promise<string>((resolve) => {
+    void gone.then(async () => {
+      if (!stopping) resolve(`it exited unexpectedly. Its log:\n${await logTail(options.logFile)}`)
+    })
+  })
+  // Neither the process nor the pipe may keep Till's event loop alive: whatever ends Till ends the server.
+  supervisor.unref()
+  ;(supervisor.stdin as net.Socket | null)?.unref()
+  supervisor.stdin?.on('error', () => {})
+  return {
+    port,
+    url: (database) =>
+      `postgres://${ROLE}:${encodeURIComponent(options.password)}@127.0.0.1:${port}/${encodeURIComponent(database)}`,
+    exited,
+    async stop() {
+      stopping = true
+      // Waiting for it must keep this process alive, which the unref above would not.
+      supervisor.ref()
+      supervisor.stdin?.end()
+      const timeout = delay(STOP_TIMEOUT_MS, 'timeout' as const, { ref: false })
+      if ((await Promise.race([gone.then(() => 'gone' as const), timeout])) === 'timeout' && supervisor.pid) {
+        // The whole group: the supervisor, the server and whatever the server started.
+        process.kill(-supervisor.pid, 'SIGKILL')
+        await gone
+      }
+    },
+  }
+}
+
+async function waitUntilReady(running: RunningCluster, supervisor: ChildProcess, options: ClusterOptions): Promise<void> {
+  const deadline = Date.now() + READY_TIMEOUT_MS
+  let spawnError: Error | undefined
+  supervisor.once('error', (error) => (spawnError = error))
+  for (;;) {
+    if (spawnError) throw spawnError
+    if (supervisor.exitCode !== null || supervisor.signalCode !== null) throw new Error('the server exited')
+    const client = new pg.Client({ connectionString: running.url('postgres'), connectionTimeoutMillis: 2_000 })
+    client.on('error', () => {})
+    try {
+      await client.connect()
+      await client.end()
+      return
+    } catch (error) {
+      await client.end().catch(() => {})
+      // 57P03: starting up; ECONNREFUSED: not listening yet. Anything else is a real answer.
+      const code = (error as { code?: string }).code
+      if (code !== '57P03' && code !== 'ECONNREFUSED' && code !== 'ECONNRESET') throw error
+    }
+    if (Date.now() > deadline) throw new Error(`it did not accept connections within ${READY_TIMEOUT_MS / 1000} s`)
+    await delay(20)
+  }
+}
