@@ -9,7 +9,6 @@ import path from 'node:path';
 import {
   ensureChromium,
   ensurePnpm,
-  ensurePostgresBinaries,
   installDependencies,
   log,
   repoRoot,
@@ -84,7 +83,7 @@ async function runReported(tool, invocation, count) {
   }
 }
 
-/** All vitest projects (contract, checkout page, service on PGlite, service-pg on PostgreSQL) in one run. */
+/** All vitest projects (contract, checkout page, service, client, express, demo) in one run. */
 const vitest = () =>
   runReported(
     'vitest',
@@ -152,8 +151,6 @@ async function main() {
   try {
     ensurePnpm();
     installDependencies();
-    // An external database means no local server is started.
-    if (!process.env.TILL_TEST_DATABASE_URL) log(`PostgreSQL programs in ${ensurePostgresBinaries()}`);
     // The e2e suite's browser; Playwright's config reads CHROMIUM_PATH.
     process.env.CHROMIUM_PATH = ensureChromium();
     log(`Chromium at ${process.env.CHROMIUM_PATH}`);

@@ -4,7 +4,7 @@
 // this runs before `pnpm install`.
 
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, existsSync, readdirSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -99,70 +99,6 @@ export function installDependencies() {
     }
   }
   run('pnpm', ['install', '--prefer-offline']);
-}
-
-const PG_PROGRAMS = ['initdb', 'postgres', 'pg_isready', 'createdb'];
-
-function hasPostgresPrograms(dir) {
-  return PG_PROGRAMS.every((program) => {
-    try {
-      accessSync(path.join(dir, program), constants.X_OK);
-      return true;
-    } catch {
-      return false;
-    }
-  });
-}
-
-/** Debian and Ubuntu keep each major version's server in /usr/lib/postgresql/<major>/bin. */
-function findPostgresBinaries() {
-  const fromEnv = process.env.PG_BIN;
-  if (fromEnv) {
-    if (!hasPostgresPrograms(fromEnv)) {
-      throw new Error(`PG_BIN=${fromEnv} does not contain all of ${PG_PROGRAMS.join(', ')}`);
-    }
-    return fromEnv;
-  }
-  const debianRoot = '/usr/lib/postgresql';
-  if (existsSync(debianRoot)) {
-    const versions = readdirSync(debianRoot)
-      .filter((name) => /^\d+(\.\d+)?$/.test(name))
-      .sort((a, b) => Number.parseFloat(b) - Number.parseFloat(a));
-    for (const version of versions) {
-      const dir = path.join(debianRoot, version, 'bin');
-      if (hasPostgresPrograms(dir)) return dir;
-    }
-  }
-  // Other systems (Homebrew, Fedora, Arch) put the server programs on PATH.
-  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
-    if (dir && hasPostgresPrograms(dir)) return dir;
-  }
-  return undefined;
-}
-
-/** Returns the directory holding initdb, postgres, pg_isready and createdb, installing them if we can. */
-export function ensurePostgresBinaries() {
-  const found = findPostgresBinaries();
-  if (found) return found;
-
-  const instructions =
-    'Install the PostgreSQL server (15 or newer): `sudo apt-get install postgresql` on Debian/Ubuntu, ' +
-    '`brew install postgresql@15` on macOS, or set PG_BIN to the directory that holds initdb and postgres.';
-  if (!isRoot()) throw new Error(`PostgreSQL server programs not found. ${instructions}`);
-  if (!existsSync('/usr/bin/apt-get')) {
-    throw new Error(`PostgreSQL server programs not found, and this is not a Debian-like system. ${instructions}`);
-  }
-
-  log('PostgreSQL not found, installing it with apt-get');
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  run('apt-get', ['update'], { env, stdio: ['ignore', 'inherit', 'inherit'] });
-  run('apt-get', ['install', '-y', '--no-install-recommends', 'postgresql'], {
-    env,
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const installed = findPostgresBinaries();
-  if (!installed) throw new Error(`apt-get installed postgresql, but its programs were not found. ${instructions}`);
-  return installed;
 }
 
 function isExecutable(file) {
