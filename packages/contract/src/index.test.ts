@@ -16,6 +16,7 @@ const NAMES = [
   'MerchantStatus', 'CreateMerchantRequest', 'UpdateMerchantRequest', 'Merchant', 'MerchantResponse', 'LOGO_RULES',
   'BridgeMessage', 'interpretBridgeMessage', 'bridgeMessage', 'WEBVIEW_QUERY',
   'SimulateOutcome', 'SimulatePaymentRequest',
+  'SandboxCredentials', 'TillReadyLine', 'SandboxReadyLine',
 ];
 
 describe('@till/contract', () => {

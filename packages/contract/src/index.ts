@@ -12,6 +12,7 @@ export * from './listing-query.ts';
 export * from './merchant.ts';
 export * from './money.ts';
 export * from './payment.ts';
+export * from './ready-line.ts';
 export * from './redirect-url.ts';
 export * from './sandbox.ts';
 export * from './status.ts';

@@ -2,6 +2,7 @@
 // generator in this process never shares an event loop with the server it measures.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
+import { SandboxReadyLine } from '@till/contract'
 
 const TILL_BIN = fileURLToPath(new URL('../bin/till.mjs', import.meta.url))
 const HELLO_SERVER = fileURLToPath(new URL('./hello-server.mjs', import.meta.url))
@@ -13,7 +14,7 @@ const STOP_TIMEOUT_MS = 12_000
 // A server that logs a warning per request under load would flood the table; show the first few.
 const FORWARDED_LOG_LINES = 20
 
-export type TillReady = { baseUrl: string; checkoutUrl: string; apiKey: string; merchantId: string; version: string }
+export type TillReady = SandboxReadyLine
 
 export type RunningServer<Ready> = {
   name: string
@@ -193,20 +194,7 @@ export function startTill(input: {
     script: TILL_BIN,
     args,
     ...(input.nodeFlags ? { nodeFlags: input.nodeFlags } : {}),
-    parse: (value) => {
-      if (!isRecord(value)) return undefined
-      const { baseUrl, checkoutUrl, apiKey, merchantId, version } = value
-      if (
-        typeof baseUrl !== 'string' ||
-        typeof checkoutUrl !== 'string' ||
-        typeof apiKey !== 'string' ||
-        typeof merchantId !== 'string' ||
-        typeof version !== 'string'
-      ) {
-        return undefined
-      }
-      return { baseUrl, checkoutUrl, apiKey, merchantId, version }
-    },
+    parse: (value) => SandboxReadyLine.safeParse(value).data,
   })
 }
 

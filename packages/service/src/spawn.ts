@@ -3,19 +3,15 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process'
 import type { Readable } from 'node:stream'
 import { fileURLToPath } from 'node:url'
+import { SandboxReadyLine } from '@till/contract'
+import { z } from 'zod'
 
 const TILL_BIN = fileURLToPath(new URL('../bin/till.mjs', import.meta.url))
 const STOP_GRACE_MS = 5_000
 const STDERR_TAIL_CHARS = 20_000
 
-/** What `till serve --json` prints once ready; the credentials only in sandbox mode. */
-export interface TillReady {
-  baseUrl: string
-  checkoutUrl: string
-  apiKey: string
-  merchantId: string
-  version: string
-}
+/** What `till serve --sandbox --json` prints once ready; every launcher here goes on to use the credentials. */
+export type TillReady = SandboxReadyLine
 
 export interface SpawnedTill {
   ready: TillReady
@@ -26,7 +22,7 @@ export interface SpawnedTill {
 }
 
 export interface SpawnTillOptions {
-  /** `till serve` flags after `serve`, e.g. ['--sandbox', '--port', '0']; `--json` is added. */
+  /** `till serve` flags after `serve`, e.g. ['--sandbox', '--port', '0']; `--json` is added, `--sandbox` is needed. */
   args: readonly string[]
   cwd?: string
   /** Passes the service's stderr on as it arrives (after start-up), e.g. to a test's output. */
@@ -113,7 +109,7 @@ function readyLine(child: TillProcess, explain: (what: string) => string, timeou
       if (end === -1) return
       const line = stdout.slice(0, end)
       const parsed = parseReadyLine(line)
-      finish(parsed ? { line: parsed } : { error: new Error(explain(`printed an unexpected first line: ${line}`)) })
+      finish('problem' in parsed ? { error: new Error(explain(`printed an unexpected first line (${parsed.problem}): ${line}`)) } : { line: parsed.line })
     }
     // 'exit' can come before the last stderr chunk; a moment later the tail is complete.
     const onExit = (code: number | null, signal: NodeJS.Signals | null): void => {
@@ -129,24 +125,13 @@ function readyLine(child: TillProcess, explain: (what: string) => string, timeou
   })
 }
 
-function parseReadyLine(line: string): TillReady | undefined {
+function parseReadyLine(line: string): { line: TillReady } | { problem: string } {
   let value: unknown
   try {
     value = JSON.parse(line)
   } catch {
-    return undefined
+    return { problem: 'not JSON' }
   }
-  if (typeof value !== 'object' || value === null) return undefined
-  const record = value as Record<string, unknown>
-  const text = (key: keyof TillReady): string | undefined => {
-    const field = record[key]
-    return typeof field === 'string' && field !== '' ? field : undefined
-  }
-  const baseUrl = text('baseUrl')
-  const checkoutUrl = text('checkoutUrl')
-  const apiKey = text('apiKey')
-  const merchantId = text('merchantId')
-  const version = text('version')
-  if (!baseUrl || !checkoutUrl || !apiKey || !merchantId || !version) return undefined
-  return { baseUrl, checkoutUrl, apiKey, merchantId, version }
+  const parsed = SandboxReadyLine.safeParse(value)
+  return parsed.success ? { line: parsed.data } : { problem: z.prettifyError(parsed.error).replaceAll('\n', '; ') }
 }

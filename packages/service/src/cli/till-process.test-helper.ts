@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { fileURLToPath } from 'node:url'
+import { TillReadyLine } from '@till/contract'
 
 const TILL = fileURLToPath(new URL('../../bin/till.mjs', import.meta.url))
 
@@ -18,7 +19,7 @@ export async function runTill(args: string[], env: Record<string, string> = {}):
 }
 
 export type RunningTill = {
-  ready: Record<string, unknown>
+  ready: TillReadyLine
   stderr: () => string
   stdout: () => string
   /** Sends SIGTERM and waits for the exit code. */
@@ -35,11 +36,16 @@ export async function startTill(args: string[], env: Record<string, string> = {}
   let stderr = ''
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
   const exited = once(child, 'exit') as Promise<[number | null]>
-  const ready = await new Promise<Record<string, unknown>>((resolve, reject) => {
+  const ready = await new Promise<TillReadyLine>((resolve, reject) => {
     child.stdout?.on('data', (chunk: Buffer) => {
       stdout += chunk.toString()
       const line = stdout.split('\n')[0]
-      if (stdout.includes('\n') && line) resolve(JSON.parse(line) as Record<string, unknown>)
+      if (!stdout.includes('\n') || !line) return
+      try {
+        resolve(TillReadyLine.parse(JSON.parse(line)))
+      } catch (error) {
+        reject(new Error(`till serve printed an unexpected ready line: ${line}`, { cause: error }))
+      }
     })
     void exited.then(([code]) => reject(new Error(`till serve exited with ${code}: ${stderr}`)))
   })

@@ -1,6 +1,7 @@
 import { z } from 'zod'
+import { flag } from './flag.ts'
 
-/** Flag value schemas shared by the commands: each message says what a good value looks like. */
+/** Flag value schemas, and the flags several commands share: each message says what a good value looks like. */
 
 const truthy = new Set(['1', 'true', 'yes', 'on'])
 const falsy = new Set(['0', 'false', 'no', 'off', ''])
@@ -33,22 +34,31 @@ export const databaseUrlFlag = z
     message: 'must be a PostgreSQL URL such as postgres://user:password@127.0.0.1:5432/till',
   })
 
-export const storageFlags = {
-  'data-dir': z.string().min(1, { message: 'must name a directory' }).optional(),
-  'database-url': databaseUrlFlag.optional(),
+/** Where the data lives. `till serve` and the admin commands take these two; see oneStorage. */
+export const STORAGE_FLAGS = {
+  'data-dir': flag({
+    type: 'string',
+    value: 'DIR',
+    env: 'TILL_DATA_DIR',
+    schema: z.string().min(1, { message: 'must name a directory' }).optional(),
+    help: "Keep the embedded PostgreSQL server's data in DIR across runs",
+  }),
+  'database-url': flag({
+    type: 'string',
+    value: 'URL',
+    env: 'DATABASE_URL',
+    schema: databaseUrlFlag.optional(),
+    help: 'Use an external PostgreSQL server instead',
+  }),
 }
 
-export const storageOptions = {
-  'data-dir': { type: 'string' },
-  'database-url': { type: 'string' },
-} as const
-
-export const STORAGE_ENV = { 'data-dir': 'TILL_DATA_DIR', 'database-url': 'DATABASE_URL' }
+/** `--json`: every command has one, each printing its own kind of line. */
+export const jsonFlag = (help: string) => flag({ type: 'boolean', schema: booleanFlag.default(false), help })
 
 export const oneStorage = (flags: { 'data-dir'?: string | undefined; 'database-url'?: string | undefined }) =>
   !(flags['data-dir'] && flags['database-url'])
 
 export const ONE_STORAGE_MESSAGE = {
-  message: 'give either --data-dir (embedded PGlite) or --database-url (PostgreSQL), not both',
+  message: "give either --data-dir (the embedded server's data) or --database-url (an external PostgreSQL server), not both",
   path: ['database-url'],
 }

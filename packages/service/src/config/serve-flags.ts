@@ -1,69 +1,107 @@
 import { z } from 'zod'
-import {
-  booleanFlag,
-  httpUrlFlag,
-  integerFlag,
-  ONE_STORAGE_MESSAGE,
-  oneStorage,
-  STORAGE_ENV,
-  storageFlags,
-  storageOptions,
-} from './flags.ts'
+import { flag, flagShape } from './flag.ts'
+import { booleanFlag, httpUrlFlag, integerFlag, jsonFlag, ONE_STORAGE_MESSAGE, oneStorage, STORAGE_FLAGS } from './flags.ts'
 
-export const SERVE_OPTIONS = {
-  port: { type: 'string' },
-  host: { type: 'string' },
-  ...storageOptions,
-  sandbox: { type: 'boolean' },
-  'payment-ttl': { type: 'string' },
-  'poll-ms': { type: 'string' },
-  'public-url': { type: 'string' },
-  'checkout-url': { type: 'string' },
-  'sandbox-api-key': { type: 'string' },
-  'log-level': { type: 'string' },
-  'status-cache-size': { type: 'string' },
-  'sandbox-confirm-ms': { type: 'string' },
-  'trust-proxy': { type: 'boolean' },
-  json: { type: 'boolean' },
-} as const
-
-export const SERVE_ENV = {
-  port: 'TILL_PORT',
-  host: 'TILL_HOST',
-  ...STORAGE_ENV,
-  sandbox: 'TILL_SANDBOX',
-  'payment-ttl': 'TILL_PAYMENT_TTL',
-  'poll-ms': 'TILL_POLL_MS',
-  'public-url': 'TILL_PUBLIC_URL',
-  'checkout-url': 'TILL_CHECKOUT_URL',
-  'sandbox-api-key': 'TILL_SANDBOX_API_KEY',
-  'log-level': 'TILL_LOG_LEVEL',
-  'status-cache-size': 'TILL_STATUS_CACHE_SIZE',
-  'sandbox-confirm-ms': 'TILL_SANDBOX_CONFIRM_MS',
-  'trust-proxy': 'TILL_TRUST_PROXY',
+/** Every `till serve` flag, in the order `--help` lists them. */
+export const SERVE_FLAGS = {
+  port: flag({
+    type: 'string',
+    value: 'N',
+    env: 'TILL_PORT',
+    schema: integerFlag(0, 65_535, '0 picks any free port').default(4000),
+    help: 'Port to listen on; 0 picks any free port',
+  }),
+  host: flag({
+    type: 'string',
+    value: 'HOST',
+    env: 'TILL_HOST',
+    schema: z.string().min(1).default('127.0.0.1'),
+    help: 'Address to listen on',
+  }),
+  'data-dir': STORAGE_FLAGS['data-dir'],
+  'database-url': {
+    ...STORAGE_FLAGS['database-url'],
+    note: 'With neither: an embedded PostgreSQL server in a temporary directory, removed at exit (nothing is kept)',
+  },
+  sandbox: flag({
+    type: 'boolean',
+    env: 'TILL_SANDBOX',
+    schema: booleanFlag.default(false),
+    help: 'Sandbox mode: a test partner, merchant and API key, and the simulate endpoint',
+  }),
+  'sandbox-api-key': flag({
+    type: 'string',
+    value: 'K',
+    env: 'TILL_SANDBOX_API_KEY',
+    schema: z
+      .string()
+      .regex(/^till_sk_test_/, { message: 'must be a sandbox key (till_sk_test_…), as printed by an earlier `till serve --sandbox`' })
+      .optional(),
+    help: 'Keep this sandbox key instead of issuing a new one',
+  }),
+  'payment-ttl': flag({
+    type: 'string',
+    value: 'SEC',
+    env: 'TILL_PAYMENT_TTL',
+    schema: integerFlag(10, 7 * 24 * 3600, 'seconds a buyer has to pay, 10 s to 7 days').default(900),
+    help: 'Seconds a buyer has before a payment expires',
+  }),
+  'poll-ms': flag({
+    type: 'string',
+    value: 'MS',
+    env: 'TILL_POLL_MS',
+    schema: integerFlag(250, 60_000, 'milliseconds between status polls suggested to merchants').default(2_000),
+    help: 'Status polling interval suggested to merchants',
+  }),
+  'public-url': flag({
+    type: 'string',
+    value: 'URL',
+    env: 'TILL_PUBLIC_URL',
+    schema: httpUrlFlag.optional(),
+    help: "The service's address for clients (default: where it listens)",
+  }),
+  'checkout-url': flag({
+    type: 'string',
+    value: 'URL',
+    env: 'TILL_CHECKOUT_URL',
+    schema: httpUrlFlag.optional(),
+    help: 'Base address of the hosted checkout page\n(default: <public-url>/checkout)',
+  }),
+  'log-level': flag({
+    type: 'string',
+    value: 'LEVEL',
+    env: 'TILL_LOG_LEVEL',
+    schema: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    help: 'fatal, error, warn, info, debug, trace or silent',
+  }),
+  'status-cache-size': flag({
+    type: 'string',
+    value: 'N',
+    env: 'TILL_STATUS_CACHE_SIZE',
+    schema: integerFlag(0, 10_000_000, 'payment statuses kept in memory for reads; 0 turns the cache off').default(100_000),
+    help: 'Payment statuses kept in memory for status reads; 0 turns the cache off',
+  }),
+  'sandbox-confirm-ms': flag({
+    type: 'string',
+    value: 'MS',
+    env: 'TILL_SANDBOX_CONFIRM_MS',
+    schema: integerFlag(0, 600_000, "milliseconds the slow test wallet's payments stay processing").default(8_000),
+    help: "How long the slow test wallet's payments stay processing",
+  }),
+  'trust-proxy': flag({
+    type: 'boolean',
+    env: 'TILL_TRUST_PROXY',
+    schema: booleanFlag.default(false),
+    help: "Take the client address from X-Forwarded-For (behind a reverse proxy), for the checkout page's rate limits",
+  }),
+  json: jsonFlag(
+    'Print one JSON line once ready: baseUrl, checkoutUrl and, in sandbox mode, apiKey, merchantId and version. Logs go to stderr.',
+  ),
 }
 
 /** `till serve` configuration: flags over environment over defaults, parsed once, here. */
 export const ServeConfig = z
-  .object({
-    port: integerFlag(0, 65_535, '0 picks any free port').default(4000),
-    host: z.string().min(1).default('127.0.0.1'),
-    ...storageFlags,
-    sandbox: booleanFlag.default(false),
-    'payment-ttl': integerFlag(10, 7 * 24 * 3600, 'seconds a buyer has to pay, 10 s to 7 days').default(900),
-    'poll-ms': integerFlag(250, 60_000, 'milliseconds between status polls suggested to merchants').default(2_000),
-    'public-url': httpUrlFlag.optional(),
-    'checkout-url': httpUrlFlag.optional(),
-    'sandbox-api-key': z
-      .string()
-      .regex(/^till_sk_test_/, { message: 'must be a sandbox key (till_sk_test_…), as printed by an earlier `till serve --sandbox`' })
-      .optional(),
-    'log-level': z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-    'status-cache-size': integerFlag(0, 10_000_000, 'payment statuses kept in memory for reads; 0 turns the cache off').default(100_000),
-    'sandbox-confirm-ms': integerFlag(0, 600_000, "milliseconds the slow test wallet's payments stay processing").default(8_000),
-    'trust-proxy': booleanFlag.default(false),
-    json: booleanFlag.default(false),
-  })
+  .object(flagShape(SERVE_FLAGS))
   .refine(oneStorage, ONE_STORAGE_MESSAGE)
   .refine((flags) => !flags['sandbox-api-key'] || flags.sandbox, {
     message: '--sandbox-api-key only makes sense with --sandbox',
