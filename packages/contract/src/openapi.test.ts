@@ -65,6 +65,11 @@ const EXPECTED_PATHS: Record<string, string[]> = {
   '/v1/merchants/{merchantId}': ['patch'],
 };
 const SANDBOX_PATH = '/v1/sandbox/payments/{paymentId}/simulate';
+const SANDBOX_PATHS: Record<string, string[]> = {
+  [SANDBOX_PATH]: ['post'],
+  '/v1/sandbox/payments/{paymentId}/confirm': ['post'],
+  '/v1/sandbox/payments/{paymentId}/reach-deadline': ['post'],
+};
 
 const methodsByPath = (doc: unknown) =>
   Object.fromEntries(Object.entries(obj(doc, 'paths')).map(([path, item]) => [path, Object.keys(item as Json).filter((k) => METHODS.includes(k))]));
@@ -87,9 +92,9 @@ describe('createOpenApiDocument', () => {
     expect(methodsByPath(doc)).toEqual(EXPECTED_PATHS);
   });
 
-  it('adds the sandbox path only when asked', () => {
-    expect(methodsByPath(sandboxDoc)).toEqual({ ...EXPECTED_PATHS, [SANDBOX_PATH]: ['post'] });
-    expect(at(createOpenApiDocument({ sandbox: false }), 'paths', SANDBOX_PATH)).toBeUndefined();
+  it('adds the sandbox paths only when asked', () => {
+    expect(methodsByPath(sandboxDoc)).toEqual({ ...EXPECTED_PATHS, ...SANDBOX_PATHS });
+    expect(methodsByPath(createOpenApiDocument({ sandbox: false }))).toEqual(EXPECTED_PATHS);
   });
 
   it.each([
@@ -211,6 +216,10 @@ describe('createOpenApiDocument', () => {
     expect(schemaOf('/v1/merchants/{merchantId}', 'patch', 'responses', '200')).toEqual(ref('MerchantResponse'));
     expect(schemaOf(SANDBOX_PATH, 'post', 'requestBody')).toEqual(ref('SimulatePaymentRequest'));
     expect(schemaOf(SANDBOX_PATH, 'post', 'responses', '200')).toEqual(ref('Payment'));
+    for (const path of ['/v1/sandbox/payments/{paymentId}/confirm', '/v1/sandbox/payments/{paymentId}/reach-deadline']) {
+      expect(at(sandboxDoc, 'paths', path, 'post', 'requestBody'), path).toBeUndefined();
+      expect(schemaOf(path, 'post', 'responses', '200'), path).toEqual(ref('Payment'));
+    }
     const idempotency = (at(sandboxDoc, 'paths', '/v1/merchants', 'post', 'parameters') as unknown[]).find((p) => at(p, 'name') === 'Idempotency-Key');
     expect(idempotency).toMatchObject({ in: 'header' });
   });

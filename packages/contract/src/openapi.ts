@@ -210,6 +210,36 @@ export function createOpenApiDocument(options: OpenApiOptions = {}): Record<stri
         },
       },
     };
+    paths['/v1/sandbox/payments/{paymentId}/confirm'] = {
+      post: {
+        operationId: 'Sandbox_confirm',
+        summary: "Sandbox only: the network confirms now (the slow test wallet's payment succeeds at once)",
+        description:
+          "Delivers the payment's pending confirmation from the slow test wallet, whether it is due later or held " +
+          '(`till serve --sandbox-hold-confirmations`). 409 invalid_transition when no confirmation is pending.',
+        security: [{ ApiKey: [] }],
+        parameters: [versionParam, pathParam('paymentId', 'PaymentId', 'Payment identifier.')],
+        responses: {
+          '200': jsonResponse('The payment, succeeded.', ref('Payment')),
+          ...errors(401, 404, 409, 500),
+        },
+      },
+    };
+    paths['/v1/sandbox/payments/{paymentId}/reach-deadline'] = {
+      post: {
+        operationId: 'Sandbox_reachDeadline',
+        summary: "Sandbox only: bring a pending payment's deadline forward to now",
+        description:
+          'The payment then ends as any payment past its deadline does: it expires, as of its new deadline. ' +
+          '409 invalid_transition unless the payment is pending.',
+        security: [{ ApiKey: [] }],
+        parameters: [versionParam, pathParam('paymentId', 'PaymentId', 'Payment identifier.')],
+        responses: {
+          '200': jsonResponse('The payment, expired.', ref('Payment')),
+          ...errors(401, 404, 409, 500),
+        },
+      },
+    };
   }
 
   const document = {

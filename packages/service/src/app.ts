@@ -42,6 +42,11 @@ export type AppConfig = {
   trustProxy?: boolean
   /** How long the sandbox's slow test wallet keeps a payment processing. */
   sandboxSlowConfirmMs?: number
+  /**
+   * The slow test wallet's confirmation waits, however long, for POST /v1/sandbox/payments/{id}/confirm:
+   * tests release it when they are ready instead of racing `sandboxSlowConfirmMs`.
+   */
+  sandboxHoldConfirmations?: boolean
   /** Requests per window the checkout page's routes take per client address and per payment. */
   checkoutRateLimits?: Partial<CheckoutRateLimits>
 }
@@ -98,7 +103,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
   })
   app.addHook('onClose', async () => unsubscribe?.())
   const payments = paymentService({
-    store,
+    db,
     clock,
     cache,
     policy: { paymentTtlSeconds: config.paymentTtlSeconds, allowLoopbackRedirects: config.sandbox },
@@ -113,7 +118,6 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
     if (config.sandbox) sandboxRoutes(v1, { auth, payments, accounts, clock })
   })
 
-  const confirmations = sandboxConfirmations(db)
   const limits = { ...DEFAULT_CHECKOUT_LIMITS, ...config.checkoutRateLimits }
   let closing = false
   app.addHook('preClose', async () => {
@@ -130,8 +134,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
     clock,
     isSandbox: sandboxPayments(accounts, config.sandbox),
     https: () => config.checkoutUrl().startsWith('https:'),
-    slowConfirmMs: config.sandboxSlowConfirmMs ?? 8_000,
-    confirmations,
+    slowConfirmMs: config.sandboxHoldConfirmations ? 'held' : (config.sandboxSlowConfirmMs ?? 8_000),
     limits: {
       perIp: rateLimiter({ ...limits.perIp, clock }),
       perPayment: rateLimiter({ ...limits.perPayment, clock }),
@@ -153,7 +156,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
     app.addHook('onClose', async () => sweeper.stop())
     if (config.sandbox) {
       // The slow test wallet's confirmations, checked a few times a second so "a few seconds" is exact enough.
-      const confirmer = sandboxConfirmer({ confirmations, payments, clock, intervalMs: Math.min(sweepMs, 250), log: app.log })
+      const confirmer = sandboxConfirmer({ confirmations: sandboxConfirmations(db), payments, clock, intervalMs: Math.min(sweepMs, 250), log: app.log })
       app.addHook('onReady', async () => confirmer.start())
       app.addHook('onClose', async () => confirmer.stop())
     }

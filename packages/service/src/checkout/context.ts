@@ -4,7 +4,6 @@ import type { Clock } from '../domain/clock.ts'
 import type { RateLimiter } from '../http/rate-limit.ts'
 import type { PaymentService } from '../payments/service.ts'
 import type { StatusEvents } from '../payments/status-events.ts'
-import type { SandboxConfirmations } from '../sandbox/confirmations.ts'
 import { TEST_WALLETS } from '../sandbox/test-wallets.ts'
 import type { AccountStore } from '../store/accounts.ts'
 import type { PaymentRecord } from '../store/payment-record.ts'
@@ -23,8 +22,8 @@ export type CheckoutDeps = {
   isSandbox: (payment: PaymentRecord) => Promise<boolean>
   /** The page is served over HTTPS (its public address says so): then HSTS is sent too. */
   https: () => boolean
-  slowConfirmMs: number
-  confirmations: SandboxConfirmations
+  /** How long the slow test wallet's payments stay processing; 'held': until the sandbox confirm call. */
+  slowConfirmMs: number | 'held'
   limits: { perIp: RateLimiter; perPayment: RateLimiter; actionsPerPayment: RateLimiter }
   /** Set when the service is shutting down: long-polls answer at once. */
   closing: () => boolean

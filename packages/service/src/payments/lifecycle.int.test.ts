@@ -5,6 +5,7 @@ import { ApiError } from '../errors.ts'
 import { paymentStore } from '../store/payments.ts'
 import { expirySweeper } from './expiry-sweeper.ts'
 import { paymentService } from './service.ts'
+import { statusCache } from './status-cache.ts'
 
 let tdb: TestDatabase
 let account: Account
@@ -22,7 +23,7 @@ beforeEach(async () => {
 })
 
 const store = () => paymentStore(tdb.db)
-const service = () => paymentService({ store: store(), clock, policy: { paymentTtlSeconds: TTL, allowLoopbackRedirects: false } })
+const service = () => paymentService({ db: tdb.db, clock, policy: { paymentTtlSeconds: TTL, allowLoopbackRedirects: false } })
 const create = (body: Record<string, unknown> = {}) =>
   service().create({ partnerId: account.partnerId, merchantId: account.merchantId, request: CreatePaymentRequest.parse(createBody(body)) })
 const move = async (id: string, to: MerchantPaymentStatus) => {
@@ -126,6 +127,64 @@ describe('expiry', () => {
     clock.advance(TTL * 1000 * 2)
     expect(await expirySweeper({ store: store(), clock, intervalMs: 1_000, log: silentLog }).sweep()).toBe(0)
     expect((await move(payment.id, 'succeeded')).status).toBe('succeeded')
+  })
+})
+
+describe('reaching the deadline on demand (sandbox)', () => {
+  it('ends a pending payment as its deadline would: expired as of the new deadline, by the deadline rule', async () => {
+    const { payment } = await create()
+    clock.advance(60_000)
+    const reached = await service().reachDeadline(payment)
+    expect(reached).toMatchObject({ status: 'expired', expiresAt: clock.now() })
+    const last = (await store().transitions(payment.id)).at(-1)
+    expect(last).toMatchObject({ from_status: 'pending', to_status: 'expired', reason: 'deadline' })
+    expect(last?.at.getTime()).toBe(clock.now().getTime())
+    expect(await codeOf(move(payment.id, 'processing'))).toBe('invalid_transition')
+  })
+
+  it('tells the status cache, so waiting pages hear of it', async () => {
+    const { payment } = await create()
+    const heard: string[] = []
+    const payments = paymentService({ db: tdb.db, clock, policy: { paymentTtlSeconds: TTL, allowLoopbackRedirects: false }, cache: statusCache({ onChange: (id) => heard.push(id) }) })
+    await payments.reachDeadline(payment)
+    expect(heard).toContain(payment.id)
+    expect((await payments.statusForCheckout(payment.id))?.status).toBe('expired')
+  })
+
+  it.each(['processing', 'failed'] as const)('refuses a %s payment, which has no deadline left to reach', async (status) => {
+    const { payment } = await create()
+    await move(payment.id, status)
+    expect(await codeOf(service().reachDeadline(payment))).toBe('invalid_transition')
+    expect((await store().findById(payment.id))?.expiresAt).toEqual(payment.expiresAt)
+  })
+})
+
+describe('several steps as one (atomically)', () => {
+  it('commits every step, and tells the cache only after the commit', async () => {
+    const { payment } = await create()
+    const heard: string[] = []
+    const payments = paymentService({ db: tdb.db, clock, policy: { paymentTtlSeconds: TTL, allowLoopbackRedirects: false }, cache: statusCache({ onChange: (id) => heard.push(id) }) })
+    await payments.atomically(async ({ transition }) => {
+      const processing = await transition({ payment, to: 'processing', reason: 'test' })
+      await transition({ payment: processing, to: 'succeeded', reason: 'test' })
+      expect(heard).toEqual([])
+    })
+    expect(heard).toEqual([payment.id, payment.id])
+    expect((await store().transitions(payment.id)).map((t) => t.to_status)).toEqual(['pending', 'processing', 'succeeded'])
+  })
+
+  it('keeps none of them when a later statement fails, and tells nobody', async () => {
+    const { payment } = await create()
+    const heard: string[] = []
+    const payments = paymentService({ db: tdb.db, clock, policy: { paymentTtlSeconds: TTL, allowLoopbackRedirects: false }, cache: statusCache({ onChange: (id) => heard.push(id) }) })
+    const failed = payments.atomically(async ({ transition, tx }) => {
+      await transition({ payment, to: 'processing', reason: 'test' })
+      await tx.query('SELECT no_such_column FROM payments')
+    })
+    await expect(failed).rejects.toThrow(/no_such_column/)
+    expect(heard).toEqual([])
+    expect((await store().findById(payment.id))?.status).toBe('pending')
+    expect((await store().transitions(payment.id)).map((t) => t.to_status)).toEqual(['pending'])
   })
 })
 

@@ -1,9 +1,10 @@
 import { parseFiatUnit, resolveCheckoutRedirects, type CreatePaymentRequest, type MerchantPaymentStatus } from '@till/contract'
+import type { Database, Queryable } from '../db/port.ts'
 import type { Clock } from '../domain/clock.ts'
 import { newPaymentId, PAYMENT_ID_PATTERN } from '../domain/ids.ts'
 import { ApiError } from '../errors.ts'
 import type { PaidDetails, PaymentRecord } from '../store/payment-record.ts'
-import type { PaymentStore } from '../store/payments.ts'
+import { paymentStore, type PaymentStore } from '../store/payments.ts'
 import { statusCache, type CachedStatus, type StatusCache } from './status-cache.ts'
 
 export type PaymentPolicy = {
@@ -14,6 +15,19 @@ export type PaymentPolicy = {
 }
 
 export type CreateResult = { payment: PaymentRecord; replayed: boolean }
+
+export type TransitionInput = {
+  payment: PaymentRecord
+  to: MerchantPaymentStatus
+  reason: string
+  paid?: PaidDetails
+}
+
+/** One step along the lifecycle: see `PaymentService['transition']`. */
+export type Transition = (input: TransitionInput) => Promise<PaymentRecord>
+
+/** What `atomically` hands its work: steps and statements that commit together or not at all. */
+export type AtomicUnit = { transition: Transition; tx: Queryable }
 
 // A create only loops when the live payment it collided with ended in between; twice is already rare.
 const CREATE_ATTEMPTS = 4
@@ -26,17 +40,43 @@ const cacheEntry = (payment: PaymentRecord): CachedStatus => ({
   expiresAt: payment.expiresAt.getTime(),
 })
 
-export function paymentService(deps: { store: PaymentStore; clock: Clock; policy: PaymentPolicy; cache?: StatusCache }) {
-  const { store, clock, policy } = deps
+export function paymentService(deps: { db: Database; clock: Clock; policy: PaymentPolicy; cache?: StatusCache }) {
+  const { db, clock, policy } = deps
+  const store = paymentStore(db)
   // Without a cache that sees every writer's changes, only terminal statuses (which never change) are kept.
-  const cache = deps.cache ?? statusCache({ complete: false })
+  const cache = deps.cache ?? statusCache()
+  const announce = (payment: PaymentRecord) => cache.changed(cacheEntry(payment))
 
-  /** Expires the payment now if its deadline has passed and nobody has yet; returns the fresh record. */
-  async function settleDeadline(payment: PaymentRecord): Promise<PaymentRecord> {
+  /**
+   * Expires the payment now if its deadline has passed and nobody has yet; returns the fresh record.
+   * `changed` hears of the expiry once it is committed (in a transaction, that is only after it).
+   */
+  async function settleDeadline(payment: PaymentRecord, on = store, changed = announce): Promise<PaymentRecord> {
     if (payment.status !== 'pending' || payment.expiresAt > clock.now()) return payment
-    await store.expireDue(clock.now(), 1, payment.id)
-    const fresh = (await store.findById(payment.id)) ?? payment
-    cache.changed(cacheEntry(fresh))
+    await on.expireDue(clock.now(), 1, payment.id)
+    const fresh = (await on.findById(payment.id)) ?? payment
+    changed(fresh)
+    return fresh
+  }
+
+  async function step(on: PaymentStore, input: TransitionInput, changed: (payment: PaymentRecord) => void): Promise<PaymentRecord> {
+    const { payment } = input
+    const moved = await on.transition({
+      id: payment.id,
+      to: input.to,
+      reason: input.reason,
+      now: clock.now(),
+      ...(input.paid ? { paid: input.paid } : {}),
+    })
+    const fresh = await settleDeadline((await on.findById(payment.id)) ?? payment, on, changed)
+    changed(fresh)
+    if (!moved) {
+      throw new ApiError(
+        'invalid_transition',
+        `Payment ${payment.id} is ${fresh.status}; it cannot become ${input.to}.`,
+        { details: { status: fresh.status } },
+      )
+    }
     return fresh
   }
 
@@ -156,28 +196,37 @@ export function paymentService(deps: { store: PaymentStore; clock: Clock; policy
      * One step along the lifecycle. Refused (409) when the rule or the current state does not allow it;
      * a pending payment past its deadline is expired instead and the refusal says so.
      */
-    async transition(input: {
-      payment: PaymentRecord
-      to: MerchantPaymentStatus
-      reason: string
-      paid?: PaidDetails
-    }): Promise<PaymentRecord> {
-      const { payment } = input
-      const moved = await store.transition({
-        id: payment.id,
-        to: input.to,
-        reason: input.reason,
-        now: clock.now(),
-        ...(input.paid ? { paid: input.paid } : {}),
+    transition(input: TransitionInput): Promise<PaymentRecord> {
+      return step(store, input, announce)
+    },
+
+    /**
+     * Runs `work` in one database transaction: its transitions and its own statements on `tx` are kept
+     * together or not at all, so a crash between two of them cannot leave a payment half moved (processing
+     * with no confirmation to come). Readers hear of the changes only once they are committed.
+     */
+    async atomically<T>(work: (unit: AtomicUnit) => Promise<T>): Promise<T> {
+      const committed: PaymentRecord[] = []
+      const result = await db.transaction((tx) => {
+        const on = paymentStore(tx)
+        return work({ tx, transition: (input) => step(on, input, (payment) => committed.push(payment)) })
       })
+      committed.forEach(announce)
+      return result
+    },
+
+    /**
+     * Sandbox: brings a pending payment's deadline forward to now, then lets it end the way any payment
+     * past its deadline does (the read path expires it, as the sweeper would). Unlike "expire now", which
+     * forces the status, this exercises the deadline itself. Refused (409) unless the payment is pending.
+     */
+    async reachDeadline(payment: PaymentRecord): Promise<PaymentRecord> {
+      const moved = await store.moveDeadline(payment.id, clock.now())
       const fresh = await settleDeadline((await store.findById(payment.id)) ?? payment)
-      cache.changed(cacheEntry(fresh))
       if (!moved) {
-        throw new ApiError(
-          'invalid_transition',
-          `Payment ${payment.id} is ${fresh.status}; it cannot become ${input.to}.`,
-          { details: { status: fresh.status } },
-        )
+        throw new ApiError('invalid_transition', `Payment ${payment.id} is ${fresh.status}; only a pending payment has a deadline to reach.`, {
+          details: { status: fresh.status },
+        })
       }
       return fresh
     },

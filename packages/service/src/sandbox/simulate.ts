@@ -10,8 +10,8 @@ export const SANDBOX_WALLET_NAME = 'Till Test Wallet'
 
 /**
  * Moves a sandbox payment to `outcome` one legal step at a time (pending → succeeded passes through
- * processing, as a real payment does), recording each transition. An outcome no legal path reaches is
- * refused with 409 invalid_transition.
+ * processing, as a real payment does), recording each transition, all in one transaction. An outcome no
+ * legal path reaches is refused with 409 invalid_transition.
  */
 export async function simulateOutcome(
   deps: { payments: PaymentService; clock: Clock },
@@ -24,20 +24,18 @@ export async function simulateOutcome(
       details: { status: payment.status },
     })
   }
-  let current = payment
-  for (const step of path) {
-    const paid =
-      step === 'processing'
-        ? submittedTransaction({ currency: current.currency, amountMinor: current.amountMinor, walletName: SANDBOX_WALLET_NAME })
-        : step === 'succeeded' && current.paid
-          ? confirmedSettlement(current.paid, current.amountMinor, deps.clock.now())
-          : undefined
-    current = await deps.payments.transition({
-      payment: current,
-      to: step,
-      reason: 'sandbox_simulation',
-      ...(paid ? { paid } : {}),
-    })
-  }
-  return current
+  // All steps or none: a crash half way must not leave a pending → succeeded move stuck at processing.
+  return deps.payments.atomically(async ({ transition }) => {
+    let current = payment
+    for (const step of path) {
+      const paid =
+        step === 'processing'
+          ? submittedTransaction({ currency: current.currency, amountMinor: current.amountMinor, walletName: SANDBOX_WALLET_NAME })
+          : step === 'succeeded' && current.paid
+            ? confirmedSettlement(current.paid, current.amountMinor, deps.clock.now())
+            : undefined
+      current = await transition({ payment: current, to: step, reason: 'sandbox_simulation', ...(paid ? { paid } : {}) })
+    }
+    return current
+  })
 }

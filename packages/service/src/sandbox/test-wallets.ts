@@ -2,8 +2,8 @@ import type { CheckoutWallet, CheckoutWalletId } from '@till/contract'
 import type { Clock } from '../domain/clock.ts'
 import type { PaymentService } from '../payments/service.ts'
 import type { PaymentRecord } from '../store/payment-record.ts'
-import { confirmedSettlement, quoted, submittedTransaction, type SandboxOption } from './chain-data.ts'
-import type { SandboxConfirmations } from './confirmations.ts'
+import { quoted, submittedTransaction, type SandboxOption } from './chain-data.ts'
+import { confirm, sandboxConfirmations } from './confirmations.ts'
 
 /**
  * Test wallets, like test card numbers: each one always ends a payment the same way, through the same
@@ -21,9 +21,11 @@ const walletName = (id: CheckoutWalletId) => TEST_WALLETS.find((wallet) => walle
 export type TestWalletDeps = {
   payments: PaymentService
   clock: Clock
-  confirmations: SandboxConfirmations
-  /** How long the slow wallet's transaction stays processing. */
-  slowConfirmMs: number
+  /**
+   * How long the slow wallet's transaction stays processing; 'held': until the sandbox confirm call
+   * releases it, so a test decides when the network confirms instead of racing a timer.
+   */
+  slowConfirmMs: number | 'held'
 }
 
 /**
@@ -40,27 +42,17 @@ export async function payWithTestWallet(
     // The buyer saw the amount and refused to sign: no transaction exists, nothing was charged.
     return deps.payments.transition({ payment, to: 'failed', reason: 'buyer_declined', paid: quoted(quote) })
   }
-  const submitted = await deps.payments.transition({
-    payment,
-    to: 'processing',
-    reason: 'transaction_submitted',
-    paid: submittedTransaction(quote),
-  })
-  if (walletId === 'sandbox_pays') return confirm(deps, submitted)
-  if (walletId === 'sandbox_slow') {
-    await deps.confirmations.schedule(payment.id, new Date(deps.clock.now().getTime() + deps.slowConfirmMs))
-  }
-  // sandbox_never: the transaction sits in the mempool for good; the payment stays processing.
-  return submitted
-}
-
-/** The transaction confirmed: processing → succeeded, with the fee and the merchant's settlement. */
-export function confirm(deps: Pick<TestWalletDeps, 'payments' | 'clock'>, payment: PaymentRecord): Promise<PaymentRecord> {
-  if (!payment.paid) throw new Error(`payment ${payment.id} is processing without transaction details`)
-  return deps.payments.transition({
-    payment,
-    to: 'succeeded',
-    reason: 'transaction_confirmed',
-    paid: confirmedSettlement(payment.paid, payment.amountMinor, deps.clock.now()),
+  // The submission and what follows it are one transaction: a crash between them must not leave the
+  // payment processing with no confirmation ever to come.
+  return deps.payments.atomically(async ({ transition, tx }) => {
+    const submitted = await transition({ payment, to: 'processing', reason: 'transaction_submitted', paid: submittedTransaction(quote) })
+    if (walletId === 'sandbox_pays') return confirm({ transition, clock: deps.clock }, submitted)
+    if (walletId === 'sandbox_slow') {
+      const { slowConfirmMs } = deps
+      const dueAt = slowConfirmMs === 'held' ? null : new Date(deps.clock.now().getTime() + slowConfirmMs)
+      await sandboxConfirmations(tx).schedule(payment.id, dueAt)
+    }
+    // sandbox_never: the transaction sits in the mempool for good; the payment stays processing.
+    return submitted
   })
 }

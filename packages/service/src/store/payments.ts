@@ -184,6 +184,18 @@ export function paymentStore(db: Queryable) {
       return rows.map((row) => row.id)
     },
 
+    /**
+     * Brings a pending payment's deadline forward to `to` (never later than it was). Not a status change:
+     * the expiry itself is left to `expireDue`, as for any deadline. Returns whether the payment is pending.
+     */
+    async moveDeadline(id: string, to: Date): Promise<boolean> {
+      const rows = await db.query(
+        `UPDATE payments SET expires_at = LEAST(expires_at, $2) WHERE id = $1 AND status = 'pending' RETURNING id`,
+        [id, to],
+      )
+      return rows.length === 1
+    },
+
     async transitions(paymentId: string) {
       return db.query<{ from_status: MerchantPaymentStatus | null; to_status: MerchantPaymentStatus; reason: string; at: Date }>(
         `SELECT from_status, to_status, reason, at FROM payment_transitions WHERE payment_id = $1 ORDER BY id`,

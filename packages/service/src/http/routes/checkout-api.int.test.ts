@@ -6,7 +6,8 @@ import { listingPayment } from '../../payments/views.ts'
 import { accountStore } from '../../store/accounts.ts'
 import { paymentStore } from '../../store/payments.ts'
 
-const ctx = useTestApp({ config: { sandbox: true, expirySweepMs: 50, sandboxSlowConfirmMs: 300 } })
+// The slow wallet's confirmation is held until a test releases it: no test here waits for a timer.
+const ctx = useTestApp({ config: { sandbox: true, sandboxHoldConfirmations: true } })
 let account: Account
 beforeEach(async () => {
   account = await createAccount(ctx.tdb.db, { sandbox: true })
@@ -14,6 +15,10 @@ beforeEach(async () => {
 
 const pay = (payment: { paymentId: string; token: string }, walletId: string, optionId = 'usdc-base', account = buyer()) =>
   gatewayCall(ctx.app, payment, '/confirm', { method: 'POST', payload: { walletId, optionId, account } })
+
+/** The sandbox API's "the network confirms now". */
+const networkConfirms = (paymentId: string) =>
+  ctx.app.inject({ method: 'POST', url: `/v1/sandbox/payments/${paymentId}/confirm`, headers: account.headers })
 
 /** The payment as the partner listing shows it (spec 2.1). */
 async function listing(paymentId: string) {
@@ -105,20 +110,24 @@ describe('paying with the test wallets', () => {
     expect(listed).not.toHaveProperty('settlement')
   })
 
-  it('the slow wallet stays processing, then succeeds on its own, waking a waiting long-poll', async () => {
+  it('the slow wallet stays processing until the network confirms, which wakes a waiting long-poll', async () => {
     const payment = await createCheckoutPayment(ctx.app, account)
     expect((await pay(payment, 'sandbox_slow')).json()).toMatchObject({ status: 'processing', redirect: null })
-    const waited = await gatewayCall(ctx.app, payment, '/status?after=processing&waitMs=10000')
-    expect(waited.json()).toMatchObject({ status: 'succeeded', isFinal: true })
+    expect((await gatewayCall(ctx.app, payment, '/status')).json()).toMatchObject({ status: 'processing' })
+    const waiting = gatewayCall(ctx.app, payment, '/status?after=processing&waitMs=20000')
+    expect((await networkConfirms(payment.paymentId)).statusCode).toBe(200)
+    expect((await waiting).json()).toMatchObject({ status: 'succeeded', isFinal: true })
   })
 
-  it('the never-confirming wallet leaves the payment processing, with its transaction', async () => {
+  it('the never-confirming wallet leaves the payment processing, with its transaction and no confirmation to come', async () => {
     const payment = await createCheckoutPayment(ctx.app, account)
     const status = CheckoutStatus.parse((await pay(payment, 'sandbox_never')).json())
     expect(status).toMatchObject({ status: 'processing', isFinal: false, redirect: null })
     expect(status.paid?.transactionHash).toMatch(/^0x[0-9a-f]{64}$/)
-    const later = await gatewayCall(ctx.app, payment, '/status?after=processing&waitMs=400')
-    expect(later.json()).toMatchObject({ status: 'processing' })
+    const confirmed = await networkConfirms(payment.paymentId)
+    expect(confirmed.statusCode).toBe(409)
+    expect(ErrorBody.parse(confirmed.json())).toMatchObject({ code: 'invalid_transition', details: { status: 'processing' } })
+    expect((await gatewayCall(ctx.app, payment, '/status')).json()).toMatchObject({ status: 'processing' })
   })
 
   it('a second payment attempt is refused: the payment moves once', async () => {
@@ -209,14 +218,15 @@ describe('the status long-poll', () => {
   })
 })
 
-describe('a payment that expires while its page waits', () => {
-  const short = useTestApp({ config: { sandbox: true, paymentTtlSeconds: 1, expirySweepMs: 50 } })
-
-  it('is reported expired by the long-poll within a moment of its deadline', async () => {
-    const shortAccount = await createAccount(short.tdb.db, { sandbox: true })
-    const payment = await createCheckoutPayment(short.app, shortAccount)
-    const response = await gatewayCall(short.app, payment, '/status?after=pending&waitMs=20000')
-    expect(response.json()).toMatchObject({ status: 'expired', isFinal: true })
+describe('a payment that reaches its deadline while its page waits', () => {
+  it('is reported expired by the long-poll, woken by the deadline itself', async () => {
+    const payment = await createCheckoutPayment(ctx.app, account)
+    const waiting = gatewayCall(ctx.app, payment, '/status?after=pending&waitMs=20000')
+    const reached = await ctx.app.inject({ method: 'POST', url: `/v1/sandbox/payments/${payment.paymentId}/reach-deadline`, headers: account.headers })
+    expect(reached.statusCode).toBe(200)
+    expect((await waiting).json()).toMatchObject({ status: 'expired', isFinal: true, redirect: { url: `https://shop.example/failed?payment_id=${payment.paymentId}` } })
+    const [, expiry] = await paymentStore(ctx.tdb.db).transitions(payment.paymentId)
+    expect(expiry).toMatchObject({ to_status: 'expired', reason: 'deadline' })
   })
 })
 

@@ -10,6 +10,8 @@ const SERVED_PATHS = new Set([
   '/v1/merchant/payment/{id}/status',
   '/v1/payments/{paymentId}/status',
   '/v1/sandbox/payments/{paymentId}/simulate',
+  '/v1/sandbox/payments/{paymentId}/confirm',
+  '/v1/sandbox/payments/{paymentId}/reach-deadline',
 ])
 
 function servedDocument(sandbox: boolean): string {

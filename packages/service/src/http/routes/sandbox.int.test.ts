@@ -1,5 +1,6 @@
 import { ErrorBody, Payment } from '@till/contract'
 import { beforeEach, describe, expect, it } from 'vitest'
+import { buyer, createCheckoutPayment, gatewayCall } from '../../../test/checkout-fixtures.ts'
 import { createAccount, createBody, type Account, useTestApp } from '../../../test/fixtures.ts'
 import { ensureSandboxAccounts } from '../../sandbox/seed.ts'
 import { paymentStore } from '../../store/payments.ts'
@@ -109,6 +110,87 @@ describe('POST /v1/sandbox/payments/{paymentId}/simulate', () => {
   it('accepts loopback return URLs in sandbox mode', async () => {
     const paymentId = await newPayment({ checkout: { successUrl: 'https://localhost:5173/return', errorUrl: 'https://127.0.0.1:5173/return' } })
     expect((await paymentStore(ctx.tdb.db).findById(paymentId))?.redirectEnabled).toBe(true)
+  })
+})
+
+describe('POST /v1/sandbox/payments/{paymentId}/confirm', () => {
+  const confirm = (paymentId: string, headers = sandbox.headers) =>
+    ctx.app.inject({ method: 'POST', url: `/v1/sandbox/payments/${paymentId}/confirm`, headers })
+
+  async function paidWith(walletId: string) {
+    const payment = await createCheckoutPayment(ctx.app, sandbox)
+    const paid = await gatewayCall(ctx.app, payment, '/confirm', { method: 'POST', payload: { walletId, optionId: 'usdc-base', account: buyer() } })
+    expect(paid.json()).toMatchObject({ status: walletId === 'sandbox_pays' ? 'succeeded' : 'processing' })
+    return payment.paymentId
+  }
+
+  it("delivers the slow wallet's confirmation now, long before it is due, with the settlement", async () => {
+    const paymentId = await paidWith('sandbox_slow')
+    const response = await confirm(paymentId)
+    expect(response.statusCode).toBe(200)
+    expect(Payment.parse(response.json())).toMatchObject({ paymentId, status: 'succeeded', settlement: { settled: true } })
+    const steps = await paymentStore(ctx.tdb.db).transitions(paymentId)
+    expect(steps.map((t) => `${t.to_status}:${t.reason}`)).toEqual(['pending:created', 'processing:transaction_submitted', 'succeeded:transaction_confirmed'])
+  })
+
+  it('refuses with 409 invalid_transition when no confirmation is pending: once delivered, never waiting, never paid', async () => {
+    const slow = await paidWith('sandbox_slow')
+    expect((await confirm(slow)).statusCode).toBe(200)
+    const cases = [
+      [slow, 'succeeded'],
+      [await paidWith('sandbox_never'), 'processing'],
+      [await paidWith('sandbox_pays'), 'succeeded'],
+      [await newPayment(), 'pending'],
+    ]
+    for (const [paymentId, status] of cases) {
+      const response = await confirm(paymentId ?? '')
+      expect(response.statusCode, status).toBe(409)
+      expect(ErrorBody.parse(response.json())).toMatchObject({ code: 'invalid_transition', details: { status } })
+    }
+  })
+
+  it('is for sandbox keys of the payment’s own partner only', async () => {
+    const paymentId = await paidWith('sandbox_slow')
+    const other = await createAccount(ctx.tdb.db, { sandbox: true })
+    expect((await confirm(paymentId, other.headers)).statusCode).toBe(404)
+    expect((await confirm(paymentId, {})).statusCode).toBe(401)
+  })
+})
+
+describe('POST /v1/sandbox/payments/{paymentId}/reach-deadline', () => {
+  const reach = (paymentId: string, headers = sandbox.headers) =>
+    ctx.app.inject({ method: 'POST', url: `/v1/sandbox/payments/${paymentId}/reach-deadline`, headers })
+
+  it('brings the deadline to now, and the payment expires by it as any payment past its deadline', async () => {
+    const paymentId = await newPayment()
+    const before = await paymentStore(ctx.tdb.db).findById(paymentId)
+    const response = await reach(paymentId)
+    expect(response.statusCode).toBe(200)
+    const payment = Payment.parse(response.json())
+    expect(payment).toMatchObject({ paymentId, status: 'expired', isTerminal: true })
+    const stored = await paymentStore(ctx.tdb.db).findById(paymentId)
+    expect(stored?.expiresAt.getTime()).toBeLessThan(before?.expiresAt.getTime() ?? 0)
+    const [, expiry] = await paymentStore(ctx.tdb.db).transitions(paymentId)
+    expect(expiry).toMatchObject({ from_status: 'pending', to_status: 'expired', reason: 'deadline', at: stored?.expiresAt })
+    const status = await ctx.app.inject({ url: `/v1/merchant/payment/${paymentId}/status`, headers: sandbox.headers })
+    expect(status.json()).toEqual({ status: 'expired', isFinal: true })
+  })
+
+  it.each(['processing', 'succeeded', 'expired'])('refuses a %s payment with 409 invalid_transition', async (outcome) => {
+    const paymentId = await newPayment()
+    expect((await simulate(paymentId, outcome)).statusCode).toBe(200)
+    const response = await reach(paymentId)
+    expect(response.statusCode).toBe(409)
+    expect(ErrorBody.parse(response.json())).toMatchObject({ code: 'invalid_transition', details: { status: outcome } })
+  })
+
+  it('is for sandbox keys of the payment’s own partner only, and leaves another’s payment alone', async () => {
+    const paymentId = await newPayment()
+    const other = await createAccount(ctx.tdb.db, { sandbox: true })
+    expect((await reach(paymentId, other.headers)).statusCode).toBe(404)
+    const live = await createAccount(ctx.tdb.db)
+    expect((await reach(paymentId, live.headers)).statusCode).toBe(404)
+    expect((await paymentStore(ctx.tdb.db).findById(paymentId))?.status).toBe('pending')
   })
 })
 

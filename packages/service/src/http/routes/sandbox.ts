@@ -1,32 +1,62 @@
 import { SimulatePaymentRequest } from '@till/contract'
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { ApiError, parseOrThrow, paymentNotFound } from '../../errors.ts'
 import type { Clock } from '../../domain/clock.ts'
 import type { PaymentService } from '../../payments/service.ts'
 import { listingPayment } from '../../payments/views.ts'
+import { deliverConfirmation } from '../../sandbox/confirmations.ts'
 import { simulateOutcome } from '../../sandbox/simulate.ts'
 import type { AccountStore } from '../../store/accounts.ts'
+import type { PaymentRecord } from '../../store/payment-record.ts'
 import type { Authenticator } from '../auth.ts'
 import { principalOf, requireMerchant } from '../context.ts'
 
-/** Registered only in sandbox mode: outside it the route does not exist. */
+type PaymentRequest = FastifyRequest<{ Params: { paymentId: string } }>
+
+/** Registered only in sandbox mode: outside it the routes do not exist. */
 export function sandboxRoutes(
   app: FastifyInstance,
   deps: { auth: Authenticator; payments: PaymentService; accounts: AccountStore; clock: Clock },
 ) {
-  app.post<{ Params: { paymentId: string } }>('/v1/sandbox/payments/:paymentId/simulate', async (request) => {
+  /** The merchant's payment the request names, for a sandbox key only; another's is never revealed. */
+  async function sandboxPayment(request: PaymentRequest): Promise<PaymentRecord> {
     const merchantId = await requireMerchant(request, deps.auth)
     const principal = principalOf(request)
     if (!principal.sandbox) {
-      throw new ApiError('not_found', 'Simulation is only for sandbox API keys.')
+      throw new ApiError('not_found', 'Sandbox calls are only for sandbox API keys.')
     }
     const { paymentId } = request.params
     const payment = await deps.payments.readForMerchant(paymentId, merchantId, principal.partnerId)
     if (!payment) throw paymentNotFound(paymentId)
+    return payment
+  }
+
+  async function view(payment: PaymentRecord) {
+    const merchant = await deps.accounts.findMerchant(payment.merchantId)
+    if (!merchant) throw new ApiError('merchant_not_found', `No merchant ${payment.merchantId}.`)
+    return listingPayment(payment, merchant)
+  }
+
+  app.post<{ Params: { paymentId: string } }>('/v1/sandbox/payments/:paymentId/simulate', async (request) => {
+    const payment = await sandboxPayment(request)
     const { outcome } = parseOrThrow(SimulatePaymentRequest, request.body, 'body')
-    const moved = await simulateOutcome(deps, payment, outcome)
-    const merchant = await deps.accounts.findMerchant(merchantId)
-    if (!merchant) throw new ApiError('merchant_not_found', `No merchant ${merchantId}.`)
-    return listingPayment(moved, merchant)
+    return view(await simulateOutcome(deps, payment, outcome))
+  })
+
+  // The network confirms now: the slow test wallet's confirmation, due later or held, is delivered at once.
+  app.post<{ Params: { paymentId: string } }>('/v1/sandbox/payments/:paymentId/confirm', async (request) => {
+    const payment = await sandboxPayment(request)
+    const confirmed = await deliverConfirmation(deps, payment.id)
+    if (!confirmed) {
+      const status = (await deps.payments.readForCheckout(payment.id))?.status ?? payment.status
+      throw new ApiError('invalid_transition', `Payment ${payment.id} is ${status} with no confirmation to come; only the slow test wallet's payments wait for one.`, {
+        details: { status },
+      })
+    }
+    return view(confirmed)
+  })
+
+  app.post<{ Params: { paymentId: string } }>('/v1/sandbox/payments/:paymentId/reach-deadline', async (request) => {
+    return view(await deps.payments.reachDeadline(await sandboxPayment(request)))
   })
 }
