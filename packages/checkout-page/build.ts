@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
-import { build } from 'esbuild'
+import { build, stop } from 'esbuild'
 
 export type CheckoutAsset = {
   /** Content-addressed, so it can be cached for good: `checkout.<hash>.js`. */
@@ -39,6 +39,8 @@ export async function buildCheckoutAssets(): Promise<CheckoutAssets> {
     }),
     build({ entryPoints: [entry('checkout.css')], bundle: true, minify: true, write: false, charset: 'utf8' }),
   ])
+  // The build is done once: esbuild's helper process would otherwise idle beside the service (~17 MB).
+  await stop()
   const js = script.outputFiles[0]?.text
   const css = style.outputFiles[0]?.text
   if (js === undefined || css === undefined) throw new Error('esbuild produced no checkout assets')

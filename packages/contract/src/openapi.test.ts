@@ -186,17 +186,28 @@ describe('createOpenApiDocument', () => {
     expect(query.find((p) => at(p, 'name') === 'limit')).toMatchObject({ schema: { type: 'integer', minimum: 1, maximum: 200, default: 50 } });
     expect(query.find((p) => at(p, 'name') === 'asset')).toMatchObject({ deprecated: true });
     expect(query.find((p) => at(p, 'name') === 'status')).toMatchObject({ style: 'form', explode: true, schema: { type: 'array' } });
-    expect(Object.keys(obj(op, 'responses')).sort()).toEqual(['200', '400', '401', '500', '502']);
+    expect(Object.keys(obj(op, 'responses')).sort()).toEqual(['200', '400', '401', '429', '500', '502']);
     expect(at(op, 'responses', '200', 'content', 'application/json', 'schema')).toEqual({ $ref: '#/components/schemas/PaymentListResponse' });
     for (const status of ['400', '401', '500', '502']) {
       expect(at(deref(doc, at(op, 'responses', status)), 'content', 'application/json', 'schema')).toEqual({ $ref: '#/components/schemas/ErrorBody' });
     }
   });
 
+  it('documents 429 rate_limited with Retry-After on every operation', () => {
+    for (const [path, item] of Object.entries(obj(sandboxDoc, 'paths'))) {
+      for (const method of Object.keys(item as Json).filter((k) => METHODS.includes(k))) {
+        expect(at(item, method, 'responses', '429'), `${method} ${path}`).toEqual({ $ref: '#/components/responses/Error429' });
+      }
+    }
+    const response = obj(sandboxDoc, 'components', 'responses', 'Error429');
+    expect(response.description).toMatch(/rate_limited/);
+    expect(at(response, 'headers', 'Retry-After', 'schema')).toEqual({ type: 'integer', minimum: 1 });
+  });
+
   it('creates payments with 201, replays with 200 and Idempotent-Replayed', () => {
     const op = obj(doc, 'paths', '/v1/merchant/payment', 'post');
     expect(at(op, 'requestBody', 'content', 'application/json', 'schema')).toEqual({ $ref: '#/components/schemas/CreatePaymentRequest' });
-    expect(Object.keys(obj(op, 'responses')).sort()).toEqual(['200', '201', '400', '401', '404', '409', '500']);
+    expect(Object.keys(obj(op, 'responses')).sort()).toEqual(['200', '201', '400', '401', '404', '409', '429', '500']);
     for (const status of ['200', '201']) {
       expect(at(op, 'responses', status, 'content', 'application/json', 'schema')).toEqual({ $ref: '#/components/schemas/CreatePaymentResponse' });
     }

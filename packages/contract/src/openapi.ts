@@ -30,16 +30,23 @@ function jsonResponse(description: string, schemaRef: Json, headers: Json = {}):
 const errorResponse = (status: number): Json => ({ $ref: `#/components/responses/Error${status}` });
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
-  400: 'Invalid request. Codes: invalid_params, params_validation, invalid_api_version, unknown_api_version, api_version_downgrade.',
+  400: 'Invalid request. Codes: invalid_params, params_validation, invalid_api_version, unknown_api_version, api_version_downgrade, bad_request.',
   401: 'Missing or invalid credentials. Codes: missing_api_key, invalid_api_key.',
   404: 'Not found. Codes: merchant_not_found, payment_not_found, not_found.',
   409: 'Conflict. Codes: reference_already_paid, reference_in_use, idempotency_key_reused, invalid_transition.',
+  429: 'Too many requests with this API key, or too many failed authentications from this address. Code: rate_limited.',
   500: 'Internal server error. Code: internal_error.',
   502: 'Upstream service returned an error. Code: bad_gateway.',
 };
 
+const retryAfterHeader: Json = {
+  description: 'Seconds to wait before the next request.',
+  schema: { type: 'integer', minimum: 1 },
+};
+
+// Every operation is under /v1, and every /v1 request counts against the rate limits.
 function errors(...statuses: number[]): Json {
-  return Object.fromEntries(statuses.map((s) => [String(s), errorResponse(s)]));
+  return Object.fromEntries([...statuses, 429].map((s) => [String(s), errorResponse(s)]));
 }
 
 const pathParam = (name: string, schemaId: string, description: string): Json => ({
@@ -268,7 +275,7 @@ export function createOpenApiDocument(options: OpenApiOptions = {}): Record<stri
       responses: Object.fromEntries(
         Object.entries(ERROR_DESCRIPTIONS).map(([status, description]) => [
           `Error${status}`,
-          jsonResponse(description, ref('ErrorBody')),
+          jsonResponse(description, ref('ErrorBody'), status === '429' ? { 'Retry-After': retryAfterHeader } : {}),
         ]),
       ),
       securitySchemes: {

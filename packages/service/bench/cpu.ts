@@ -1,30 +1,13 @@
 // Where the CPU went during a measurement: the server's process, PostgreSQL's processes and the load
 // generator (this process). On two cores they compete, so the split explains a throughput figure better
 // than the figure alone. Linux only (/proc); elsewhere the split is simply not shown.
-import { readdirSync, readFileSync } from 'node:fs'
-import path from 'node:path'
-
-/** USER_HZ: the unit of utime and stime in /proc/PID/stat, 100 on every Linux architecture. */
-const TICKS_PER_SECOND = 100
+import { readFileSync } from 'node:fs'
+import { processTree, readStat } from './processes.ts'
 
 export type CpuComponent = 'server' | 'postgres' | 'load generator' | 'machine'
 
 /** Cumulative CPU milliseconds so far, per component; a probe is read before and after a run. */
 export type CpuProbe = () => Partial<Record<CpuComponent, number>>
-
-type Stat = { ppid: number; cpuMs: number }
-
-function readStat(pid: number): Stat | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    // The command name may contain spaces and parentheses; the fields after the last ')' are fixed.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-    const ticks = Number(fields[11]) + Number(fields[12]) // utime + stime
-    return { ppid: Number(fields[1]), cpuMs: (ticks * 1000) / TICKS_PER_SECOND }
-  } catch {
-    return undefined
-  }
-}
 
 /**
  * Busy CPU of the whole machine: everything but idle and iowait in /proc/stat. It includes what no
@@ -36,7 +19,8 @@ export function machineCpuMs(): number | undefined {
     const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/)
     const [user, nice, system, idle, iowait, irq, softirq, steal] = fields.map(Number)
     const busy = [user, nice, system, irq, softirq, steal].reduce<number>((sum, value) => sum + (value ?? 0), 0)
-    return idle === undefined || iowait === undefined ? undefined : (busy * 1000) / TICKS_PER_SECOND
+    // USER_HZ, the unit of /proc's CPU times, is 100 on every Linux architecture.
+    return idle === undefined || iowait === undefined ? undefined : (busy * 1000) / 100
   } catch {
     return undefined
   }
@@ -44,35 +28,11 @@ export function machineCpuMs(): number | undefined {
 
 /** CPU of `root` and every process below it (PostgreSQL runs one process per connection). */
 function treeCpuMs(root: number): number | undefined {
-  const rootStat = readStat(root)
-  if (!rootStat) return undefined
-  const children = new Map<number, number[]>()
-  const stats = new Map<number, Stat>([[root, rootStat]])
-  for (const name of readdirSync('/proc')) {
-    const pid = Number(name)
-    if (!Number.isInteger(pid) || pid === root) continue
-    const stat = readStat(pid)
-    if (!stat) continue
-    stats.set(pid, stat)
-    children.set(stat.ppid, [...(children.get(stat.ppid) ?? []), pid])
-  }
+  const tree = processTree(root)
+  if (tree.size === 0) return undefined
   let total = 0
-  const queue = [root]
-  for (let pid = queue.pop(); pid !== undefined; pid = queue.pop()) {
-    total += stats.get(pid)?.cpuMs ?? 0
-    queue.push(...(children.get(pid) ?? []))
-  }
+  for (const stat of tree.values()) total += stat.cpuMs
   return total
-}
-
-/** The postmaster's pid is the first line of postmaster.pid in the data directory. */
-export function postmasterPid(dataDir: string): number | undefined {
-  try {
-    const pid = Number(readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0])
-    return Number.isInteger(pid) && pid > 0 ? pid : undefined
-  } catch {
-    return undefined
-  }
 }
 
 export function cpuProbe(pids: { server: number; postgres?: number | undefined }): CpuProbe | undefined {
@@ -81,9 +41,11 @@ export function cpuProbe(pids: { server: number; postgres?: number | undefined }
     const usage = process.cpuUsage()
     const sample: Partial<Record<CpuComponent, number>> = { 'load generator': (usage.user + usage.system) / 1000 }
     const server = treeCpuMs(pids.server)
-    if (server !== undefined) sample.server = server
     const postgres = pids.postgres === undefined ? undefined : treeCpuMs(pids.postgres)
     if (postgres !== undefined) sample.postgres = postgres
+    // The embedded server runs below till serve: its CPU is PostgreSQL's, not the service's.
+    const embedded = pids.postgres !== undefined && processTree(pids.server).has(pids.postgres)
+    if (server !== undefined) sample.server = embedded ? server - (postgres ?? 0) : server
     const machine = machineCpuMs()
     if (machine !== undefined) sample.machine = machine
     return sample

@@ -2,8 +2,7 @@
 // process and in PostgreSQL, for the row the service reads today and for narrower or prepared forms.
 // It shows how much of a status read is the database access, and what a narrower query would save.
 //
-//   node --import tsx bench/queries.ts            # both databases
-//   BENCH_ONLY=pglite node --import tsx bench/queries.ts
+//   node --import tsx bench/queries.ts
 import pg from 'pg'
 import { openDatabase } from '../src/db/open.ts'
 import type { Database } from '../src/db/port.ts'
@@ -12,7 +11,7 @@ import { newPaymentId } from '../src/domain/ids.ts'
 import { ensureSandboxAccounts } from '../src/sandbox/seed.ts'
 import { PAYMENT_COLUMNS } from '../src/store/payment-record.ts'
 import { paymentStore } from '../src/store/payments.ts'
-import { cpuProbe, postmasterPid } from './cpu.ts'
+import { cpuProbe } from './cpu.ts'
 import { startBenchCluster } from './postgres.ts'
 
 const ROWS = 3_000
@@ -71,19 +70,6 @@ async function time(label: string, postmaster: number | undefined, operation: ()
   )
 }
 
-async function pglite() {
-  console.log('PGlite (in memory), queries from this process:')
-  const db = await openDatabase({})
-  try {
-    const id = await seed(db)
-    await time('SELECT 1', undefined, () => db.query('SELECT 1'))
-    await time('full row, as findById reads it', undefined, () => db.query(FULL_ROW, [id]))
-    await time('the 4 columns a status read needs', undefined, () => db.query(STATUS_ONLY, [id]))
-  } finally {
-    await db.close()
-  }
-}
-
 async function postgres() {
   console.log('PostgreSQL (durable), queries from this process over a pool of 16:')
   const cluster = await startBenchCluster(() => {})
@@ -91,7 +77,7 @@ async function postgres() {
   const pool = new pg.Pool({ connectionString: cluster.url, max: CONCURRENCY })
   try {
     const id = await seed(db)
-    const postmaster = postmasterPid(cluster.dataDir)
+    const postmaster = cluster.postmaster
     await time('SELECT 1', postmaster, () => db.query('SELECT 1'))
     await time('full row, as findById reads it', postmaster, () => db.query(FULL_ROW, [id]))
     await time('the 4 columns a status read needs', postmaster, () => db.query(STATUS_ONLY, [id]))
@@ -105,6 +91,4 @@ async function postgres() {
   }
 }
 
-const only = process.env.BENCH_ONLY
-if (only !== 'postgres') await pglite()
-if (only !== 'pglite') await postgres()
+await postgres()

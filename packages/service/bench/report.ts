@@ -3,7 +3,8 @@
 import type { CpuComponent } from './cpu.ts'
 import type { Measurement } from './load.ts'
 
-export type Database = 'PGlite' | 'PostgreSQL'
+/** Where till serve keeps its data: its own embedded server, or one it is pointed at with --database-url. */
+export type Database = 'embedded' | 'external'
 
 export type Goal =
   /** At least this many 2xx responses per second. */

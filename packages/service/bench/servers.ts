@@ -173,7 +173,7 @@ export function startHelloServer(): Promise<RunningServer<{ baseUrl: string }>> 
 }
 
 /**
- * `till serve --sandbox` on in-memory PGlite, or on PostgreSQL when `databaseUrl` is given. The payment
+ * `till serve --sandbox` on its embedded PostgreSQL, or on an external one when `databaseUrl` is given. The payment
  * TTL is an hour so that no payment expires mid-run and turns a status read into an expiry write.
  */
 export function startTill(input: {

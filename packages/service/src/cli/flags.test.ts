@@ -39,6 +39,7 @@ const SAMPLES: Record<string, { raw: string; parsed: unknown; also?: Record<stri
   'log-level': { raw: 'debug', parsed: 'debug' },
   'status-cache-size': { raw: '0', parsed: 0 },
   'sandbox-confirm-ms': { raw: '1500', parsed: 1500 },
+  'sandbox-hold-confirmations': { raw: 'true', parsed: true, also: { TILL_SANDBOX: '1' } },
   'trust-proxy': { raw: 'on', parsed: true },
 }
 

@@ -1,7 +1,6 @@
 import type { TillReadyLine } from '@till/contract'
 import { pino, type Logger } from 'pino'
 import type { z } from 'zod'
-import { createApp } from '../app.ts'
 import { commandHelp } from '../config/flag-help.ts'
 import { ServeConfig, SERVE_FLAGS } from '../config/serve-flags.ts'
 import { describeStorage, openDatabase } from '../db/open.ts'
@@ -25,7 +24,17 @@ export async function serve(argv: string[], env: Record<string, string | undefin
     pino.destination({ dest: config.json ? 2 : 1, sync: false }),
   )
   const storage = { dataDir: config['data-dir'], databaseUrl: config['database-url'] }
-  const db = await openDatabase(storage)
+  // The embedded server's initdb runs in a process of its own meanwhile this one loads the service.
+  const opening = openDatabase(storage, (message) => logger.warn(message))
+  const loading = import('../app.ts')
+  const [opened, loaded] = await Promise.allSettled([opening, loading])
+  if (loaded.status === 'rejected') {
+    if (opened.status === 'fulfilled') await opened.value.close()
+    throw loaded.reason
+  }
+  if (opened.status === 'rejected') throw opened.reason
+  const db = opened.value
+  const { createApp } = loaded.value
   const sandbox: SandboxAccounts | undefined = config.sandbox
     ? await ensureSandboxAccounts(db, systemClock, config['sandbox-api-key'])
     : undefined
@@ -40,6 +49,7 @@ export async function serve(argv: string[], env: Record<string, string | undefin
       pollInMs: config['poll-ms'],
       statusCacheEntries: config['status-cache-size'],
       sandboxSlowConfirmMs: config['sandbox-confirm-ms'],
+      sandboxHoldConfirmations: config['sandbox-hold-confirmations'],
       trustProxy: config['trust-proxy'],
       checkoutUrl: () => checkoutUrl,
     },
@@ -51,6 +61,20 @@ export async function serve(argv: string[], env: Record<string, string | undefin
   const baseUrl = (config['public-url'] ?? `http://${host}:${port}`).replace(/\/+$/, '')
   checkoutUrl = (config['checkout-url'] ?? `${baseUrl}/checkout`).replace(/\/+$/, '')
 
+  // Listening for signals before announcing readiness: a launcher may signal the moment it reads the line.
+  const ended = new Promise<{ signal: NodeJS.Signals } | { serverGone: string }>((resolve) => {
+    const stop = (signal: NodeJS.Signals) => {
+      logger.info({ signal }, 'shutting down: finishing requests in flight')
+      // A second signal, or a stuck request, must not keep the process forever.
+      process.once(signal, () => process.exit(130))
+      setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS).unref()
+      resolve({ signal })
+    }
+    process.once('SIGINT', stop)
+    process.once('SIGTERM', stop)
+    // Without its database Till can only fail requests: better to exit and let a supervisor restart it.
+    void db.serverExited.then((reason) => resolve({ serverGone: reason }))
+  })
   logger.info({ baseUrl, storage: describeStorage(storage), sandbox: config.sandbox }, 'till is ready')
   if (config.json) {
     // Typed against the schema every launcher parses it with, so the two cannot drift apart.
@@ -64,17 +88,12 @@ export async function serve(argv: string[], env: Record<string, string | undefin
     process.stdout.write(readyBanner(baseUrl, checkoutUrl, describeStorage(storage), sandbox))
   }
 
-  await new Promise<void>((resolve) => {
-    const stop = (signal: NodeJS.Signals) => {
-      logger.info({ signal }, 'shutting down: finishing requests in flight')
-      // A second signal, or a stuck request, must not keep the process forever.
-      process.once(signal, () => process.exit(130))
-      setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS).unref()
-      resolve()
-    }
-    process.once('SIGINT', stop)
-    process.once('SIGTERM', stop)
-  })
+  const ending = await ended
+  if ('serverGone' in ending) {
+    logger.fatal(`the embedded PostgreSQL server stopped: ${ending.serverGone}`)
+    logger.flush()
+    process.exit(1)
+  }
   await app.close()
   await db.close()
   logger.info('stopped')

@@ -19,18 +19,28 @@ export async function runTill(args: string[], env: Record<string, string> = {}):
 }
 
 export type RunningTill = {
+  pid: number
   ready: TillReadyLine
   stderr: () => string
   stdout: () => string
-  /** Sends SIGTERM and waits for the exit code. */
-  stop(): Promise<number | null>
+  /** Sends `signal` (SIGTERM) and waits for the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>
+  /** Sends `signal` and returns at once: a crash, as an operator's kill -9 makes one. */
+  kill(signal: NodeJS.Signals): void
+  /** Resolves with the exit code once the process has ended by itself. */
+  exited(): Promise<number | null>
 }
 
 /** Starts `till serve …` and resolves with its one JSON line, once it is ready. */
-export async function startTill(args: string[], env: Record<string, string> = {}): Promise<RunningTill> {
+export async function startTill(
+  args: string[],
+  env: Record<string, string> = {},
+  user: { uid: number; gid: number } | Record<string, never> = {},
+): Promise<RunningTill> {
   const child: ChildProcess = spawn(process.execPath, [TILL, 'serve', '--json', '--port', '0', ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    ...user,
   })
   let stdout = ''
   let stderr = ''
@@ -50,13 +60,16 @@ export async function startTill(args: string[], env: Record<string, string> = {}
     void exited.then(([code]) => reject(new Error(`till serve exited with ${code}: ${stderr}`)))
   })
   return {
+    pid: child.pid ?? -1,
     ready,
     stderr: () => stderr,
     stdout: () => stdout,
-    async stop() {
-      child.kill('SIGTERM')
+    async stop(signal = 'SIGTERM') {
+      child.kill(signal)
       const [code] = await exited
       return code
     },
+    kill: (signal) => child.kill(signal),
+    exited: async () => (await exited)[0],
   }
 }

@@ -88,6 +88,12 @@ export const SERVE_FLAGS = {
     schema: integerFlag(0, 600_000, "milliseconds the slow test wallet's payments stay processing").default(8_000),
     help: "How long the slow test wallet's payments stay processing",
   }),
+  'sandbox-hold-confirmations': flag({
+    type: 'boolean',
+    env: 'TILL_SANDBOX_HOLD_CONFIRMATIONS',
+    schema: booleanFlag.default(false),
+    help: "Keep the slow test wallet's payments processing until POST /v1/sandbox/payments/{id}/confirm (for tests: no timer to race), instead of --sandbox-confirm-ms",
+  }),
   'trust-proxy': flag({
     type: 'boolean',
     env: 'TILL_TRUST_PROXY',
@@ -106,6 +112,10 @@ export const ServeConfig = z
   .refine((flags) => !flags['sandbox-api-key'] || flags.sandbox, {
     message: '--sandbox-api-key only makes sense with --sandbox',
     path: ['sandbox-api-key'],
+  })
+  .refine((flags) => !flags['sandbox-hold-confirmations'] || flags.sandbox, {
+    message: '--sandbox-hold-confirmations only makes sense with --sandbox',
+    path: ['sandbox-hold-confirmations'],
   })
 
 export type ServeConfig = z.output<typeof ServeConfig>

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process'
 import { accessSync, constants } from 'node:fs'
 import { createRequire } from 'node:module'
 import { arch, platform } from 'node:os'
@@ -5,14 +6,19 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 /** The PostgreSQL programs Till runs: initdb to create a cluster, postgres to serve it. */
-export type PostgresPrograms = { initdb: string; postgres: string; binDir: string }
+export type PostgresPrograms = { initdb: string; postgres: string; binDir: string; major: number }
 
 const PROGRAMS = ['initdb', 'postgres'] as const
 
 /** The programs in `binDir`, checked to be there and executable. */
 export function programsIn(binDir: string): PostgresPrograms {
   for (const program of PROGRAMS) accessSync(join(binDir, program), constants.X_OK)
-  return { initdb: join(binDir, 'initdb'), postgres: join(binDir, 'postgres'), binDir }
+  const postgres = join(binDir, 'postgres')
+  // "postgres (PostgreSQL) 18.4": settings differ between versions.
+  const version = execFileSync(postgres, ['--version'], { encoding: 'utf8' })
+  const major = Number(/\) (\d+)/.exec(version)?.[1])
+  if (!Number.isInteger(major)) throw new Error(`${postgres} --version said "${version.trim()}"`)
+  return { initdb: join(binDir, 'initdb'), postgres, binDir, major }
 }
 
 let embedded: PostgresPrograms | undefined

@@ -15,7 +15,7 @@ export type ClusterOptions = {
   programs: PostgresPrograms
   /** PGDATA. initdb creates it when it holds no cluster yet. */
   dataDir: string
-  /** The server's log, kept for error messages. */
+  /** The server's log, read for error messages: outside `removeOnExit`, so that it outlives a failed start. */
   logFile: string
   /** The role's password: set by initdb, then required of every connection. */
   password: string
@@ -52,13 +52,15 @@ const BASE_SETTINGS: Record<string, string> = {
   unix_socket_directories: '',
   max_connections: '200',
   shared_buffers: '64MB',
-  io_method: 'sync',
   max_wal_senders: '0',
   wal_level: 'minimal',
   max_logical_replication_workers: '0',
   password_encryption: 'scram-sha-256',
   log_min_messages: 'warning',
 }
+
+/** Since PostgreSQL 18 reads go through I/O worker processes by default; synchronous reads need none. */
+const PG18_SETTINGS: Record<string, string> = { io_method: 'sync' }
 
 const THROWAWAY_SETTINGS: Record<string, string> = { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' }
 
@@ -73,8 +75,10 @@ function asAccount(account: ServerAccount | undefined) {
   return account ? { uid: account.uid, gid: account.gid } : {}
 }
 
-async function logTail(file: string): Promise<string> {
+/** The end of the server's log, for an error message; a throwaway log is removed once read. */
+async function logTail(file: string, options: Pick<ClusterOptions, 'removeOnExit'>): Promise<string> {
   const text = await readFile(file, 'utf8').catch(() => '')
+  if (options.removeOnExit) await rm(file, { force: true })
   return text.trim().split('\n').slice(-30).join('\n') || '(the server wrote no log)'
 }
 
@@ -125,12 +129,19 @@ function freePort(): Promise<number> {
 
 /** Starts the server under its supervisor on a port the kernel hands out, and waits until it answers. */
 export async function startCluster(options: ClusterOptions): Promise<RunningCluster> {
-  const settings = { ...BASE_SETTINGS, ...(options.durable ? {} : THROWAWAY_SETTINGS), ...options.settings }
+  const settings = {
+    ...BASE_SETTINGS,
+    ...(options.programs.major >= 18 ? PG18_SETTINGS : {}),
+    ...(options.durable ? {} : THROWAWAY_SETTINGS),
+    ...options.settings,
+  }
   for (let attempt = 1; ; attempt++) {
     const port = await freePort()
     const args = ['-D', options.dataDir, '-p', String(port), ...Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`])]
     const log = await open(options.logFile, 'a')
-    const supervisor = spawn('bash', [SUPERVISOR, options.removeOnExit ?? '', options.programs.postgres, ...args], {
+    // The supervisor removes a throwaway log; in a sticky /tmp only its owner can.
+    if (options.account) await log.chown(options.account.uid, options.account.gid)
+    const supervisor = spawn('bash', [SUPERVISOR, options.removeOnExit ?? '', options.logFile, options.programs.postgres, ...args], {
       // Its own process group: a Ctrl-C in Till's terminal must not stop the database under Till's feet.
       detached: true,
       env: serverEnv(),
@@ -140,30 +151,36 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
     await log.close()
     const running = supervised(supervisor, port, options)
     try {
-      await waitUntilReady(running, supervisor, options)
+      await waitUntilReady(running, supervisor)
+      running.started()
       return running
     } catch (error) {
       await running.stop().catch(() => {})
-      const tail = await logTail(options.logFile)
+      const tail = await logTail(options.logFile, options)
       if (attempt < PORT_ATTEMPTS && /could not bind|Address already in use/i.test(tail)) continue
       throw new Error(`The embedded PostgreSQL server did not start: ${(error as Error).message}\n--- its log (${options.logFile}) ---\n${tail}`)
     }
   }
 }
 
-function supervised(supervisor: ChildProcess, port: number, options: ClusterOptions): RunningCluster {
+function supervised(supervisor: ChildProcess, port: number, options: ClusterOptions) {
   let stopping = false
+  let started = false
   const gone = new Promise<void>((resolve) => supervisor.once('exit', () => resolve()))
+  // Only a server that was up can exit "unexpectedly"; a failed start is startCluster's to report.
   const exited = new Promise<string>((resolve) => {
     void gone.then(async () => {
-      if (!stopping) resolve(`it exited unexpectedly. Its log:\n${await logTail(options.logFile)}`)
+      if (started && !stopping) resolve(`it exited unexpectedly. Its log:\n${await logTail(options.logFile, options)}`)
     })
   })
   // Neither the process nor the pipe may keep Till's event loop alive: whatever ends Till ends the server.
   supervisor.unref()
   ;(supervisor.stdin as net.Socket | null)?.unref()
   supervisor.stdin?.on('error', () => {})
-  return {
+  const running: RunningCluster & { started(): void } = {
+    started: () => {
+      started = true
+    },
     port,
     url: (database) =>
       `postgres://${ROLE}:${encodeURIComponent(options.password)}@127.0.0.1:${port}/${encodeURIComponent(database)}`,
@@ -181,9 +198,10 @@ function supervised(supervisor: ChildProcess, port: number, options: ClusterOpti
       }
     },
   }
+  return running
 }
 
-async function waitUntilReady(running: RunningCluster, supervisor: ChildProcess, options: ClusterOptions): Promise<void> {
+async function waitUntilReady(running: RunningCluster, supervisor: ChildProcess): Promise<void> {
   const deadline = Date.now() + READY_TIMEOUT_MS
   let spawnError: Error | undefined
   supervisor.once('error', (error) => (spawnError = error))

@@ -1,9 +1,12 @@
 import { existsSync } from 'node:fs'
-import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { chmod, chown, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { serverAccount } from './account.ts'
+import { embeddedPrograms } from './binaries.ts'
+import { initCluster, startCluster } from './cluster.ts'
 import { startEmbeddedServer } from './server.ts'
 import { isAlive } from './processes.ts'
 
@@ -82,5 +85,25 @@ describe('the embedded PostgreSQL server', () => {
     await mkdir(dataDir, { recursive: true })
     await writeFile(join(dataDir, 'PG_VERSION'), '17\n')
     await expect(startEmbeddedServer({ dataDir })).rejects.toThrow(/older Till kept PGlite data[\s\S]*empty or new directory/)
+  })
+
+  it('says why when the server does not start, quoting its log', async () => {
+    const dir = await mkdtemp(join(root, 'broken-'))
+    const account = await serverAccount()
+    const options = {
+      programs: embeddedPrograms(),
+      dataDir: join(dir, 'postgres'),
+      logFile: join(root, `${dir.split('/').at(-1)}.log`),
+      password: 'x'.repeat(32),
+      account,
+      durable: false,
+      removeOnExit: dir,
+    }
+    if (account) await chown(dir, account.uid, account.gid)
+    await initCluster(options)
+    await expect(startCluster({ ...options, settings: { shared_buffers: 'plenty' } })).rejects.toThrow(
+      /did not start[\s\S]*invalid value for parameter "shared_buffers"/,
+    )
+    expect(existsSync(options.logFile)).toBe(false)
   })
 })

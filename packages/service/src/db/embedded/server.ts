@@ -34,10 +34,11 @@ export type EmbeddedServerOptions = {
 export const DATABASE = 'till'
 const TEMP_PREFIX = 'till-pg-'
 
-// A data directory's layout: the cluster, its log, the password Till connects with, and Till's lock.
-const paths = (dir: string) => ({
+// A data directory's layout: the cluster, its log, the password Till connects with, and Till's lock. A
+// throwaway directory's log sits beside it, so that it survives the directory when a start fails.
+const paths = (dir: string, durable = true) => ({
   cluster: join(dir, 'postgres'),
-  log: join(dir, 'postgres.log'),
+  log: durable ? join(dir, 'postgres.log') : `${dir}.log`,
   password: join(dir, 'password'),
 })
 
@@ -53,7 +54,7 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions = {}): 
   try {
     const password = durable ? await storedPassword(dir) : randomBytes(24).toString('base64url')
     await stopOrphan(dir, log)
-    const { cluster: dataDir, log: logFile } = paths(dir)
+    const { cluster: dataDir, log: logFile } = paths(dir, durable)
     const common = { programs, dataDir, logFile, password, account, durable }
     await initCluster(common)
     cluster = await startCluster({ ...common, ...(durable ? {} : { removeOnExit: dir }) })
@@ -62,6 +63,7 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions = {}): 
     await cluster?.stop()
     await unlock()
     if (!durable) await rm(dir, { recursive: true, force: true })
+    if (!durable) await rm(paths(dir, false).log, { force: true })
     throw error
   }
   const running = cluster
@@ -73,7 +75,10 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions = {}): 
     async stop() {
       await running.stop()
       await unlock()
-      if (!durable) await rm(dir, { recursive: true, force: true })
+      if (!durable) {
+        await rm(dir, { recursive: true, force: true })
+        await rm(paths(dir, false).log, { force: true })
+      }
     },
   }
 }
@@ -143,9 +148,14 @@ async function stopOrphan(dir: string, log: (message: string) => void): Promise<
 
 /** A new throwaway directory, after removing those whose Till died without its supervisor cleaning up. */
 async function temporaryDir(account: ServerAccount | undefined, log: (message: string) => void): Promise<string> {
-  const names = await readdir(tmpdir()).catch(() => [])
+  const names: string[] = await readdir(tmpdir()).catch(() => [])
   for (const name of names.filter((entry) => entry.startsWith(TEMP_PREFIX))) {
     const dir = join(tmpdir(), name)
+    if (name.endsWith('.log')) {
+      // The log of a failed start whose Till died before reading it.
+      if (!names.includes(name.slice(0, -'.log'.length))) await rm(dir, { force: true }).catch(() => {})
+      continue
+    }
     const holder = await lockHolder(dir)
     // No lock yet: another Till is creating it right now.
     if (holder === undefined || isAlive(holder)) continue

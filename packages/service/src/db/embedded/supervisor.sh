@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
 # Runs Till's embedded PostgreSQL server and stops it when Till goes away, however Till ends.
 #
-#   supervisor.sh REMOVE_DIR POSTGRES [ARGS...]
+#   supervisor.sh REMOVE_DIR LOG_FILE POSTGRES [ARGS...]
 #
 # Standard input is a pipe whose other end only Till holds. When Till exits, even by SIGKILL, the kernel
 # closes that end and `cat` below sees end-of-file: the server gets a fast shutdown (SIGINT), an
 # immediate one (SIGQUIT) two seconds later and SIGKILL at four, so it never outlives Till by more than
 # that. A server that stops on its own ends this script too, which Till notices. REMOVE_DIR, when not
-# empty, is deleted once the server is gone: the throwaway data of a run without --data-dir.
+# empty, is deleted once the server is gone: the throwaway data of a run without --data-dir. Its log,
+# LOG_FILE, goes with it, except when the server stopped on its own: then Till reads why, and removes it.
 set -u
 remove_dir=$1
-shift
+log_file=$2
+shift 2
 
 # Keep the pipe on fd 3 for the watcher only; the server must not hold it.
 exec 3<&0 </dev/null
@@ -28,7 +30,9 @@ while kill -0 "$server" 2>/dev/null && kill -0 "$watcher" 2>/dev/null; do
   wait -n "$server" "$watcher"
 done
 
+asked_to_stop=false
 if kill -0 "$server" 2>/dev/null; then
+  asked_to_stop=true
   kill -INT "$server" 2>/dev/null
   ( sleep 2; kill -QUIT "$server" 2>/dev/null; sleep 2; kill -KILL "$server" 2>/dev/null ) &
   escalation=$!
@@ -43,5 +47,6 @@ fi
 
 if [ -n "$remove_dir" ]; then
   rm -rf -- "$remove_dir"
+  if [ "$asked_to_stop" = true ]; then rm -f -- "$log_file"; fi
 fi
 exit "$status"
