@@ -177,7 +177,8 @@ export async function runAdminCommand(
     process.stdout.write(spec.help)
     return 0
   }
-  const db = await openDatabase(invocation.storage)
+  // Recoveries of the embedded server (an orphan stopped, a stale lock cleared) go to stderr: stdout may be --json.
+  const db = await openDatabase(invocation.storage, (message) => process.stderr.write(`till: ${message}\n`))
   try {
     process.stdout.write(`${await invocation.run(db)}\n`)
     return 0
