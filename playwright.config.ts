@@ -24,11 +24,13 @@ const shopState = process.env.TILL_E2E_SHOP_STATE;
 
 export default defineConfig({
   testDir: './e2e',
+  // Removes the demo stack's state file (it holds a sandbox key) whatever became of the stack.
+  globalTeardown: './e2e/global-teardown.ts',
   // Traces, screenshots and the last-run list; wiped at the start of every run.
   outputDir: './e2e/.results',
   forbidOnly: !!process.env.CI,
   retries: 0,
-  // Two cores; each worker also runs a service with in-memory PGlite.
+  // Two cores; each worker also runs a service with its own embedded PostgreSQL.
   workers: 2,
   timeout: 30_000,
   expect: { timeout: 5_000 },
@@ -45,17 +47,21 @@ export default defineConfig({
   },
   projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
   webServer: {
-    // Builds the shop, starts `till serve --sandbox` (slow wallet confirming after 1.5 s) and the shop's
-    // HTTPS backend; the state file gives the specs the shop's address and the sandbox credentials.
+    // Builds the shop, starts `till serve --sandbox` (the slow wallet's confirmation held until a spec
+    // releases it) and the shop's HTTPS backend; the state file gives the specs the shop's address and the
+    // sandbox credentials.
     command: [
       'node --import tsx demo/server/main.ts',
       `--port ${shopPort} --till-port ${process.env.TILL_E2E_SHOP_TILL_PORT} --state-file ${shopState}`,
-      '-- --sandbox-confirm-ms 1500',
+      '-- --sandbox-hold-confirmations',
     ].join(' '),
     url: `https://127.0.0.1:${shopPort}/healthz`,
     ignoreHTTPSErrors: true,
     reuseExistingServer: false,
     timeout: 120_000,
+    // Stopped as Ctrl-C stops it, so it stops its Till and removes its state file; SIGKILL (Playwright's
+    // default) would leave both behind.
+    gracefulShutdown: { signal: 'SIGINT', timeout: 15_000 },
     // Its banner prints the sandbox API key, which test logs can do without; errors still show.
     stdout: 'ignore',
     stderr: 'pipe',

@@ -1,6 +1,6 @@
 // Fixtures of the e2e suite. Each Playwright worker starts, once:
-//   till      the real service (`till serve --sandbox --json`, in-memory PGlite) on a free port, with a
-//             small typed client of the merchant API and the sandbox simulate endpoint;
+//   till      the real service (`till serve --sandbox --json`) on a free port, with a small typed client of
+//             the merchant API and the sandbox endpoints (simulate, confirm, reach-deadline);
 //   merchant  an HTTPS server standing in for the merchant's return pages (successUrl / errorUrl), with a
 //             certificate made at run time for 127.0.0.1 and localhost.
 // Specs import `test` and `expect` from here instead of from @playwright/test.
@@ -16,8 +16,11 @@ import { localhostCertificate } from '@till/demo/certificate'
 
 export { expect }
 
-/** Extra `till serve` flags for every worker's service, after `--sandbox --port 0 --json --log-level warn`. */
-export const TILL_SERVE_ARGS: readonly string[] = ['--sandbox-confirm-ms', '1500']
+/**
+ * Extra `till serve` flags for every worker's service, after `--sandbox --port 0 --json --log-level warn`.
+ * The slow test wallet's confirmation is held until a test calls `till.confirm`: no test races a timer.
+ */
+export const TILL_SERVE_ARGS: readonly string[] = ['--sandbox-hold-confirmations']
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url))
 const READY_TIMEOUT_MS = 60_000
@@ -47,6 +50,13 @@ export interface Till {
   status(paymentId: string): Promise<MerchantPaymentStatusResponse>
   /** POST /v1/sandbox/payments/{id}/simulate: moves the payment along legal transitions to `outcome`. */
   simulate(paymentId: string, outcome: SimulateOutcome): Promise<Payment>
+  /** POST /v1/sandbox/payments/{id}/confirm: the network confirms the slow test wallet's transaction now. */
+  confirm(paymentId: string): Promise<Payment>
+  /**
+   * POST /v1/sandbox/payments/{id}/reach-deadline: the pending payment's deadline becomes now, as if the
+   * buyer's time had run out; the service then expires it by its deadline, as it would any payment.
+   */
+  reachDeadline(paymentId: string): Promise<Payment>
 }
 
 export interface Merchant {
@@ -62,9 +72,6 @@ export interface Merchant {
   requests: string[]
 }
 
-/** The payment lifetime of `shortLivedTill`: the shortest `till serve --payment-ttl` accepts. */
-export const SHORT_PAYMENT_TTL_SECONDS = 10
-
 /** A worker fixture running its own `till serve` with `extraArgs`; the service starts on first use. */
 function tillService(extraArgs: readonly string[] = []): [(args: object, use: (till: Till) => Promise<void>) => Promise<void>, { scope: 'worker'; timeout: number }] {
   return [
@@ -76,15 +83,13 @@ function tillService(extraArgs: readonly string[] = []): [(args: object, use: (t
         await service.stop()
       }
     },
-    // Starting the service (PGlite in memory, migrations) takes a few seconds, on top of the test's own.
+    // Starting the service (its PostgreSQL server, migrations) takes a few seconds, on top of the test's own.
     { scope: 'worker', timeout: READY_TIMEOUT_MS + 30_000 },
   ]
 }
 
-export const test = base.extend<{ _merchantRequestsPerTest: void }, { till: Till; shortLivedTill: Till; merchant: Merchant }>({
+export const test = base.extend<{ _merchantRequestsPerTest: void }, { till: Till; merchant: Merchant }>({
   till: tillService(),
-  // Payments that expire after 10 s, for tests of a real deadline.
-  shortLivedTill: tillService(['--payment-ttl', String(SHORT_PAYMENT_TTL_SECONDS)]),
 
   merchant: [
     async ({}, use) => {
@@ -147,6 +152,8 @@ async function startTill(extraArgs: readonly string[] = []): Promise<{ till: Til
       request<MerchantPaymentStatusResponse>('GET', `/v1/merchant/payment/${paymentPath(paymentId)}/status`),
     simulate: (paymentId, outcome) =>
       request<Payment>('POST', `/v1/sandbox/payments/${paymentPath(paymentId)}/simulate`, { outcome }),
+    confirm: (paymentId) => request<Payment>('POST', `/v1/sandbox/payments/${paymentPath(paymentId)}/confirm`),
+    reachDeadline: (paymentId) => request<Payment>('POST', `/v1/sandbox/payments/${paymentPath(paymentId)}/reach-deadline`),
   }
   return { till, stop: service.stop }
 }

@@ -2,7 +2,7 @@
 // built shop, until Ctrl-C. Flags: --port (shop, 5443), --till-port (4000), --no-build, --state-file F
 // (writes the addresses and the sandbox credentials as JSON, for the e2e suite), and any `till serve`
 // flag after `--`.
-import { chmodSync, writeFileSync } from 'node:fs';
+import { chmodSync, rmSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { startDemoStack } from './stack.ts';
@@ -31,9 +31,13 @@ function flags() {
 async function main(): Promise<void> {
   const options = flags();
   const stack = await startDemoStack({ port: options.port, tillPort: options['till-port'], tillArgs: options.tillArgs, build: !options['no-build'] });
-  if (options['state-file']) {
-    writeFileSync(options['state-file'], JSON.stringify({ shopUrl: stack.shopUrl, till: stack.till }));
-    chmodSync(options['state-file'], 0o600);
+  const stateFile = options['state-file'];
+  if (stateFile) {
+    // It holds the sandbox key, and is only true while the stack runs: gone when the process ends, however
+    // it ends short of SIGKILL (the signal handlers below end it through process.exit).
+    process.once('exit', () => rmSync(stateFile, { force: true }));
+    writeFileSync(stateFile, JSON.stringify({ shopUrl: stack.shopUrl, till: stack.till }), { mode: 0o600 });
+    chmodSync(stateFile, 0o600);
   }
   process.stdout.write(
     [

@@ -51,7 +51,8 @@ for (const scheme of ['light', 'dark'] as const) {
     await expect(outcomeHeading(page, 'Payment processing')).toBeVisible()
     await expectNoAxeViolations(page, 'processing')
 
-    await expect(outcomeHeading(page, 'Payment successful')).toBeVisible({ timeout: 10_000 })
+    await till.confirm(payment.paymentId)
+    await expect(outcomeHeading(page, 'Payment successful')).toBeVisible()
     await expect(page.getByRole('progressbar')).toBeVisible()
     await expectNoAxeViolations(page, 'succeeded with countdown')
   })
@@ -71,6 +72,8 @@ test('a payment is made with the keyboard alone, and focus follows every change 
   await page.keyboard.press('Enter')
 
   await expect(page.getByRole('heading', { name: 'Choose how to pay' })).toBeFocused()
+  // The options arrive from the service after the heading: a buyer tabs to them once they are shown.
+  await expect(page.getByRole('radio', { name: /on Base/ })).toBeChecked()
   await page.keyboard.press('Tab')
   await expect(page.getByRole('radio', { name: /on Base/ })).toBeFocused()
   await page.keyboard.press('ArrowDown')

@@ -34,6 +34,11 @@ export interface Shop {
   startPayment(orderId: string): Promise<{ paymentId: string; gatewayUrl: string }>
   /** Till's sandbox simulate endpoint: what a wallet and the network would do to the payment. */
   simulate(paymentId: string, outcome: SimulateOutcome): Promise<void>
+  /**
+   * Till's sandbox confirm endpoint: the network confirms the slow test wallet's transaction now (the
+   * stack's service holds it until then: --sandbox-hold-confirmations in playwright.config.ts).
+   */
+  confirm(paymentId: string): Promise<void>
 }
 
 interface StackState {
@@ -52,6 +57,9 @@ export const test = base.extend<object, { shop: Shop }>({
       const state = JSON.parse(readFileSync(process.env.TILL_E2E_SHOP_STATE ?? '', 'utf8')) as StackState
       const api = await playwright.request.newContext({ ignoreHTTPSErrors: true })
       const url = (pathAndQuery: string): string => new URL(pathAndQuery, state.shopUrl).href
+      const sandboxUrl = (paymentId: string, action: string): string =>
+        `${state.till.baseUrl}/v1/sandbox/payments/${encodeURIComponent(paymentId)}/${action}`
+      const merchantHeaders = { 'Api-Key': state.till.apiKey, 'Merchant-Id': state.till.merchantId }
       const shop: Shop = {
         origin: state.shopUrl,
         url,
@@ -62,12 +70,10 @@ export const test = base.extend<object, { shop: Shop }>({
         placeOrder: async (items, returnMode = 'https') => ok(await api.post(url('/api/orders'), { data: { items, returnMode } })),
         startPayment: async (orderId) => ok(await api.post(url('/pay/checkout'), { data: { orderId } })),
         simulate: async (paymentId, outcome) => {
-          await ok(
-            await api.post(`${state.till.baseUrl}/v1/sandbox/payments/${paymentId}/simulate`, {
-              headers: { 'Api-Key': state.till.apiKey, 'Merchant-Id': state.till.merchantId },
-              data: { outcome },
-            }),
-          )
+          await ok(await api.post(sandboxUrl(paymentId, 'simulate'), { headers: merchantHeaders, data: { outcome } }))
+        },
+        confirm: async (paymentId) => {
+          await ok(await api.post(sandboxUrl(paymentId, 'confirm'), { headers: merchantHeaders }))
         },
       }
       await use(shop)

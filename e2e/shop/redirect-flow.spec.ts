@@ -53,8 +53,10 @@ test('a slow network: the checkout page shows processing, then success, and the 
   await goToCheckout(page, shop)
   await payWith(page, 'slow')
   await expect(outcomeHeading(page, 'Payment processing')).toBeVisible()
-  // The service confirms after 1.5 s (--sandbox-confirm-ms in playwright.config.ts).
-  await expect(outcomeHeading(page, 'Payment successful')).toBeVisible({ timeout: 10_000 })
+  const { paymentId } = await shop.order(orderId)
+  // The service holds the confirmation (playwright.config.ts) until the network confirms, here.
+  await shop.confirm(paymentId ?? '')
+  await expect(outcomeHeading(page, 'Payment successful')).toBeVisible()
   await freezePageClock(page)
   await page.clock.runFor(3_000)
   await expect(returnView(page, 'Thank you! Your order is paid and on its way.')).toBeVisible()
