@@ -1,13 +1,11 @@
-// The whole demo: the Till service (sandbox mode, in-memory PGlite) as a child process, the built shop,
+// The whole demo: the Till service (sandbox mode, its embedded PostgreSQL) as a child process, the built shop,
 // and the shop's backend over HTTPS. `main.ts` runs it from the command line; it is also what the e2e
 // suite's playwright.config.ts starts.
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildElementsBundle } from '@till/elements/build';
 import { spawnTill, type TillReady } from '@till/service/spawn';
 import { createDemoApp } from './app.ts';
 import { localhostCertificate } from './certificate.ts';
@@ -34,14 +32,14 @@ export interface DemoStack {
   stop(): Promise<void>;
 }
 
-/** Builds the shop into demo/dist, and the elements' drop-in bundle the README's example serves. */
+/** Builds the shop into demo/dist and the elements' drop-in bundle, in a child process (build-shop.ts). */
 export async function buildShop(): Promise<void> {
-  const { build } = await import('vite');
-  await build({ configFile: fileURLToPath(new URL('../vite.config.ts', import.meta.url)), logLevel: 'warn' });
-  // `@till/elements/pay-elements.js` resolves only once the file exists; it sits in dist/ beside build.ts.
-  const bundle = fileURLToPath(new URL('./dist/pay-elements.js', import.meta.resolve('@till/elements/build')));
-  mkdirSync(path.dirname(bundle), { recursive: true });
-  writeFileSync(bundle, await buildElementsBundle());
+  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./build-shop.ts', import.meta.url))], {
+    cwd: REPO_ROOT,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const [code, signal] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null];
+  if (code !== 0) throw new Error(`building the shop failed (${signal ?? `exit code ${code}`})`);
 }
 
 export async function startDemoStack(options: StackOptions): Promise<DemoStack> {
