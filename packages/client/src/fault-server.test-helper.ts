@@ -12,6 +12,8 @@ export type FaultServer = {
   requests: Received[];
   /** Sets the answers: the i-th function answers the i-th request, the last one every later request. */
   script(...answers: Script[]): void;
+  /** Resolves once `count` requests have arrived since the last `script`: a test's cue, instead of a wait. */
+  received(count: number): Promise<void>;
   close(): Promise<void>;
 };
 
@@ -19,12 +21,17 @@ export async function startFaultServer(): Promise<FaultServer> {
   const requests: Received[] = [];
   const sockets = new Set<Socket>();
   let answers: Script[] = [];
+  let waiters: { count: number; resolve: () => void }[] = [];
+  const wake = () => {
+    waiters = waiters.filter((waiter) => (requests.length >= waiter.count ? (waiter.resolve(), false) : true));
+  };
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const received = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString() };
       const n = requests.push(received) - 1;
+      wake();
       const answer = answers[Math.min(n, answers.length - 1)];
       if (answer) answer(res, n, received);
       else json(500, { message: 'no script', code: 'internal_error' })(res, n, received);
@@ -42,6 +49,12 @@ export async function startFaultServer(): Promise<FaultServer> {
     script(...next) {
       answers = next;
       requests.length = 0;
+    },
+    received(count) {
+      return new Promise<void>((resolve) => {
+        waiters.push({ count, resolve });
+        wake();
+      });
     },
     async close() {
       for (const socket of sockets) socket.destroy();

@@ -2,7 +2,7 @@
 import { inspect } from 'node:util';
 import { MerchantPaymentStatusResponse } from '@till/contract';
 import { Agent, type Dispatcher } from 'undici';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { TillClient } from './client.ts';
 import { type ClientHooks, resolveConfig, type TillClientOptions } from './config.ts';
 import {
@@ -17,6 +17,7 @@ import {
 } from './errors.ts';
 import { type FaultServer, json, raw, reset, silence, stall, startFaultServer } from './fault-server.test-helper.ts';
 import { RequestCore } from './request.ts';
+import { sleep } from './retry.ts';
 
 const KEY = 'till_sk_test_f4ult5erver0123456789abcdef';
 const PAYMENT = 'pay_0123456789abcdefghijklmnopqrstuv';
@@ -39,8 +40,25 @@ beforeAll(async () => {
   server = await startFaultServer();
 });
 afterEach(async () => {
+  vi.useRealTimers();
   await Promise.all(clients.splice(0).map((c) => c.close()));
 });
+
+/**
+ * Attempt timers move only when the test says so; the sockets stay real. A test then asserts when a timeout
+ * fires, and none fires because the machine happens to be slow.
+ */
+const handTimers = () => vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+
+/** Settles like `promise`, and says meanwhile whether it has. */
+function watched<T>(promise: Promise<T>): { promise: Promise<T>; settled: () => boolean } {
+  let done = false;
+  const settledPromise = promise.finally(() => {
+    done = true;
+  });
+  settledPromise.catch(() => {});
+  return { promise: settledPromise, settled: () => done };
+}
 afterAll(() => server.close());
 
 /** A client with millisecond backoff, so retries cost no time. */
@@ -202,13 +220,13 @@ describe('retries', () => {
   });
 
   it('waits what Retry-After says, as an HTTP date', async () => {
+    // The wall clock stands still, so the date is exactly 3 s ahead when the client reads it.
+    vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-02-18T12:00:00.000Z') });
     const at = new Date(Date.now() + 3_000).toUTCString();
     server.script(json(503, { message: 'busy', code: 'service_unavailable' }, { 'retry-after': at }), json(200, pending));
     const { delays, hooks } = recordedSleeps();
     await client({}, hooks).merchantPayments.status(PAYMENT);
-    expect(delays).toHaveLength(1);
-    expect(delays[0]).toBeGreaterThanOrEqual(1_900);
-    expect(delays[0]).toBeLessThanOrEqual(3_000);
+    expect(delays).toEqual([3_000]);
   });
 
   it('hands a Retry-After longer than it will wait to the caller at once', async () => {
@@ -247,35 +265,53 @@ describe('faults', () => {
     await expect(client().merchantPayments.status(PAYMENT)).resolves.toEqual(pending);
   });
 
-  it('gives a server that never answers a TillTimeoutError within timeoutMs', async () => {
+  it('gives a server that never answers a TillTimeoutError at timeoutMs, not before', async () => {
+    handTimers();
     server.script(silence);
-    const started = performance.now();
-    const error = await rejection(client({ timeoutMs: 150, maxRetries: 0 }).merchantPayments.status(PAYMENT));
-    const elapsed = performance.now() - started;
+    const call = watched(rejection(client({ timeoutMs: 150, maxRetries: 0 }).merchantPayments.status(PAYMENT)));
+    await server.received(1);
+    await vi.advanceTimersByTimeAsync(149);
+    expect(call.settled()).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    const error = await call.promise;
     expect(error).toBeInstanceOf(TillTimeoutError);
     expect(error).toMatchObject({ code: 'timeout', attempts: 1 });
     expect((error as Error).message).toContain('150 ms');
-    expect(elapsed).toBeGreaterThanOrEqual(140);
-    expect(elapsed).toBeLessThan(1_500);
     expect(server.requests).toHaveLength(1);
   });
 
   it('times out each attempt, and retries a timed-out GET', async () => {
+    handTimers();
     server.script(silence, json(200, pending));
-    const status = await client({ timeoutMs: 100 }).merchantPayments.status(PAYMENT);
+    const { delays, hooks } = recordedSleeps();
+    const call = client({ timeoutMs: 100 }, hooks).merchantPayments.status(PAYMENT);
+    await server.received(1);
+    await vi.advanceTimersByTimeAsync(100);
+    const status = await call;
     expect(status.lastResponse.attempts).toBe(2);
+    expect(delays).toHaveLength(1);
   });
 
   it('times out a body that stops half way', async () => {
+    handTimers();
     server.script(stall);
-    await expect(client({ timeoutMs: 150, maxRetries: 0 }).merchantPayments.status(PAYMENT)).rejects.toThrow(TillTimeoutError);
+    const call = rejection(client({ timeoutMs: 150, maxRetries: 0 }).merchantPayments.status(PAYMENT));
+    await server.received(1);
+    await vi.advanceTimersByTimeAsync(150);
+    expect(await call).toBeInstanceOf(TillTimeoutError);
   });
 
   it('takes timeoutMs per request', async () => {
+    handTimers();
     server.script(silence);
-    const started = performance.now();
-    await expect(client().merchantPayments.status(PAYMENT, { timeoutMs: 80, maxRetries: 0 })).rejects.toThrow(TillTimeoutError);
-    expect(performance.now() - started).toBeLessThan(1_500);
+    const call = watched(rejection(client().merchantPayments.status(PAYMENT, { timeoutMs: 80, maxRetries: 0 })));
+    await server.received(1);
+    await vi.advanceTimersByTimeAsync(79);
+    expect(call.settled()).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    const error = await call.promise;
+    expect(error).toBeInstanceOf(TillTimeoutError);
+    expect((error as Error).message).toContain('80 ms');
   });
 
   it('retries a refused connection, then gives a TillConnectionError', async () => {
@@ -289,27 +325,37 @@ describe('faults', () => {
   });
 
   it('rejects with the reason as soon as the caller aborts, and sends nothing more', async () => {
+    // No attempt timer can fire: only the abort can end this call.
+    handTimers();
     server.script(silence);
     const controller = new AbortController();
     const reason = new Error('shopper left');
-    setTimeout(() => controller.abort(reason), 50);
-    const started = performance.now();
-    const error = await rejection(client().merchantPayments.status(PAYMENT, { signal: controller.signal }));
-    expect(error).toBe(reason);
-    expect(performance.now() - started).toBeLessThan(1_000);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    const { delays, hooks } = recordedSleeps();
+    const call = rejection(client({}, hooks).merchantPayments.status(PAYMENT, { signal: controller.signal }));
+    await server.received(1);
+    controller.abort(reason);
+    expect(await call).toBe(reason);
+    expect(delays).toEqual([]);
     expect(server.requests).toHaveLength(1);
   });
 
   it('stops waiting between attempts when the caller aborts', async () => {
     server.script(unavailable);
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 50);
-    const started = performance.now();
-    const till = client({ retryTuning: { baseDelayMs: 60_000, maxDelayMs: 60_000 } }, { random: () => 0.5 });
-    const error = await rejection(till.merchantPayments.status(PAYMENT, { signal: controller.signal }));
-    expect(error).toMatchObject({ name: 'AbortError' });
-    expect(performance.now() - started).toBeLessThan(1_000);
+    let waiting: (ms: number) => void = () => {};
+    const asleep = new Promise<number>((resolve) => (waiting = resolve));
+    const hooks: ClientHooks = {
+      random: () => 0.5,
+      sleep: (ms, signal) => {
+        waiting(ms);
+        return sleep(ms, signal);
+      },
+    };
+    const till = client({ retryTuning: { baseDelayMs: 60_000, maxDelayMs: 60_000 } }, hooks);
+    const call = rejection(till.merchantPayments.status(PAYMENT, { signal: controller.signal }));
+    expect(await asleep).toBe(30_000);
+    controller.abort();
+    expect(await call).toMatchObject({ name: 'AbortError' });
     expect(server.requests).toHaveLength(1);
   });
 
