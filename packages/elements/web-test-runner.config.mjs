@@ -25,7 +25,7 @@ export default {
       launchOptions: chromiumLaunchOptions(),
     }),
   ],
-  // Two cores: one test file at a time keeps the polling tests' timing honest.
+  // Two cores: one test file at a time.
   concurrency: 1,
   testFramework: { config: { timeout: 5000 } },
   testsFinishTimeout: 120_000,

@@ -1,5 +1,5 @@
-import { aTimeout, expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing'
-import { partText, press, scenario, shadow } from '../test/browser.ts'
+import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing'
+import { gate, partText, press, scenario, shadow } from '../test/browser.ts'
 import './define/pay-button.ts'
 import type { PayButton, PayCreatedEvent, PayStartEvent } from './pay-button.ts'
 import type { PayErrorEvent } from './shared.ts'
@@ -110,7 +110,8 @@ describe('<pay-button>', () => {
   })
 
   it('sends one request for a double click, and shows and announces that it works', async () => {
-    const backend = await scenario({ ...created, delayMs: 300 })
+    const answer = await gate()
+    const backend = await scenario({ ...created, gate: answer.id })
     const element = await withForm(backend.url)
     const event = created$(element)
     button(element).click()
@@ -128,9 +129,10 @@ describe('<pay-button>', () => {
     expect(shadow(element).activeElement).to.equal(button(element))
     await expect(element).to.be.accessible()
     button(element).click()
+    expect(backend.asked()).to.have.length(1)
+    await answer.open()
     await event
-    await aTimeout(50)
-    expect(await backend.requests()).to.have.length(1)
+    expect(backend.asked()).to.have.length(1)
   })
 
   it('navigates to gatewayUrl when nobody prevents pay-created, and is accessible while redirecting', async () => {
@@ -147,8 +149,7 @@ describe('<pay-button>', () => {
     expect(button(element).getAttribute('aria-busy')).to.equal('true')
     await expect(element).to.be.accessible()
     button(element).click()
-    await aTimeout(50)
-    expect(await backend.requests()).to.have.length(1)
+    expect(backend.asked()).to.have.length(1)
   })
 
   it('shows and announces the backend error message, fires pay-error, and retries on the next click', async () => {
@@ -223,8 +224,8 @@ describe('<pay-button>', () => {
     element.addEventListener('pay-start', (event) => event.preventDefault())
     neverNavigate(element)
     button(element).click()
-    await aTimeout(100)
-    expect(await backend.requests()).to.have.length(0)
+    expect(backend.asked()).to.have.length(0)
+    await element.updateComplete
     expect(element.state).to.equal('idle')
   })
 
@@ -236,7 +237,8 @@ describe('<pay-button>', () => {
   })
 
   it('renders the shop’s wording from the label, working and error slots', async () => {
-    const backend = await scenario({ status: 500, body: { code: 'internal_error', message: 'Try later.' }, delayMs: 200 })
+    const answer = await gate()
+    const backend = await scenario({ status: 500, body: { code: 'internal_error', message: 'Try later.' }, gate: answer.id })
     const element = await withForm(
       backend.url,
       html`<span slot="label">Buy now</span><span slot="working">Un instant…</span><span slot="error">Oups.</span>`,
@@ -245,7 +247,9 @@ describe('<pay-button>', () => {
     button(element).click()
     await element.updateComplete
     expect(partText(element, 'status')).to.equal('Un instant…')
-    await oneEvent(element, 'pay-error')
+    const failed = oneEvent(element, 'pay-error')
+    await answer.open()
+    await failed
     await element.updateComplete
     expect(partText(element, 'status')).to.equal('Oups. Try later.')
     await expect(element).to.be.accessible()
@@ -273,13 +277,13 @@ describe('<pay-button>', () => {
     await element.updateComplete
     expect(button(element).disabled).to.equal(true)
     button(element).click()
-    await aTimeout(100)
-    expect(await backend.requests()).to.have.length(0)
+    expect(backend.asked()).to.have.length(0)
     await expect(element).to.be.accessible()
   })
 
   it('aborts its request when removed from the page', async () => {
-    const backend = await scenario({ ...created, delayMs: 300 })
+    const answer = await gate()
+    const backend = await scenario({ ...created, gate: answer.id })
     const element = await withForm(backend.url)
     let fired = false
     element.addEventListener('pay-created', (event) => {
@@ -287,11 +291,13 @@ describe('<pay-button>', () => {
       event.preventDefault()
     })
     button(element).click()
-    await backend.received(1)
+    const [request] = backend.asked()
+    expect(request?.signal?.aborted).to.equal(false)
     element.remove()
-    await aTimeout(400)
-    expect(fired).to.equal(false)
+    expect(request?.signal?.aborted).to.equal(true)
     expect(element.state).to.equal('idle')
+    await answer.open()
+    expect(fired).to.equal(false)
   })
 
   it('can be defined twice without throwing (two bundles, a hot reload)', async () => {
@@ -317,10 +323,11 @@ describe('<pay-button> on a storefront page', () => {
     return { view, element }
   }
 
-  const gateway = (delay: number) => `${location.origin}/test-backend/gateway?delay=${delay}`
+  /** The stand-in checkout page; with a gate, it answers once the test opens it. */
+  const gateway = (held?: string) => `${location.origin}/test-backend/gateway${held ? `?gate=${held}` : ''}`
 
   it('works without JavaScript: the fallback form posts and the backend’s 303 leads to the checkout page', async () => {
-    const backend = await scenario({ status: 303, location: gateway(0) })
+    const backend = await scenario({ status: 303, location: gateway() })
     const { view, element } = await page(backend.url, false)
     expect(customElements.get('pay-button')).to.exist // defined here, not in the page
     expect(view.customElements.get('pay-button')).to.equal(undefined)
@@ -336,7 +343,9 @@ describe('<pay-button> on a storefront page', () => {
   })
 
   it('sends the buyer to gatewayUrl when nobody prevents pay-created, announcing it', async () => {
-    const backend = await scenario({ status: 201, body: { paymentId: 'pay_nav', gatewayUrl: gateway(400) } })
+    // The checkout page answers once the test has seen the button announce the redirect.
+    const checkout = await gate()
+    const backend = await scenario({ status: 201, body: { paymentId: 'pay_nav', gatewayUrl: gateway(checkout.id) } })
     const { element } = await page(backend.url, true)
     const shadowRoot = element.shadowRoot
     const left = oneEvent(frame, 'load')
@@ -344,12 +353,15 @@ describe('<pay-button> on a storefront page', () => {
     await waitUntil(() => element.state === 'redirecting', 'redirecting expected')
     await waitUntil(() => shadowRoot?.querySelector('[part=status]')?.textContent?.includes('Redirecting…'), 'announced')
     expect(shadowRoot?.querySelector('button')?.getAttribute('aria-busy')).to.equal('true')
+    await checkout.open()
     await left
-    expect(frame.contentWindow?.location.href).to.equal(gateway(400))
+    expect(frame.contentWindow?.location.href).to.equal(gateway(checkout.id))
   })
 
   it('is usable again when the page comes back from the back/forward cache mid-redirect', async () => {
-    const backend = await scenario({ status: 201, body: { paymentId: 'pay_nav', gatewayUrl: gateway(2000) } })
+    // The checkout page never answers: the page is still there, mid-redirect, when it is shown again.
+    const checkout = await gate()
+    const backend = await scenario({ status: 201, body: { paymentId: 'pay_nav', gatewayUrl: gateway(checkout.id) } })
     const { view, element } = await page(backend.url, true)
     element.shadowRoot?.querySelector('button')?.click()
     await waitUntil(() => element.state === 'redirecting', 'redirecting expected')
@@ -357,5 +369,6 @@ describe('<pay-button> on a storefront page', () => {
     await waitUntil(() => element.state === 'idle', 'idle expected')
     expect(element.shadowRoot?.querySelector('button')?.getAttribute('aria-busy')).to.equal('false')
     frame.src = 'about:blank'
+    await checkout.open()
   })
 })

@@ -1,5 +1,6 @@
-import { aTimeout, expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing'
-import { partText, scenario, shadow, type Reply } from '../test/browser.ts'
+import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing'
+import { ifDefined } from 'lit/directives/if-defined.js'
+import { gate, handTimer, partText, restoreTimers, scenario, shadow, type Reply } from '../test/browser.ts'
 import './define/pay-return.ts'
 import type { ReturnStatus, VerifyReply } from './protocol.ts'
 import type { PayReturn, PayStatusEvent, ReturnView } from './pay-return.ts'
@@ -17,9 +18,35 @@ function mount(verify: string, search = RETURN, content = html``) {
 
 const shows = (element: PayReturn, view: ReturnView) => waitUntil(() => element.view === view, `the ${view} view expected, not ${element.view}`)
 
+/**
+ * Mounts the element with its first answer held, and its poll timer in the test's hands before that
+ * answer arrives: no poll ever happens by itself, the test fires each one.
+ */
+async function mountPolling(replies: Reply[], options: { pollInMs?: string; content?: ReturnType<typeof html> } = {}) {
+  const first = await gate()
+  const [head, ...rest] = replies
+  const backend = await scenario({ ...head, gate: first.id }, ...rest)
+  const element = await fixture<PayReturn>(
+    html`<pay-return verify=${backend.url} poll-in-ms=${ifDefined(options.pollInMs)} .search=${RETURN}>${options.content ?? ''}</pay-return>`,
+  )
+  const timer = handTimer(element.check_)
+  await first.open()
+  return { backend, element, timer }
+}
+
+/** Fires the element's poll timer and resolves with the reply it then shows. */
+async function poll(element: PayReturn, timer: ReturnType<typeof handTimer>): Promise<VerifyReply> {
+  const status = oneEvent(element, 'pay-status') as Promise<PayStatusEvent>
+  timer.fire()
+  return (await status).detail
+}
+
 describe('<pay-return>', () => {
+  afterEach(() => restoreTimers())
+
   it('shows checking until the backend answers, in a polite live region', async () => {
-    const backend = await scenario({ ...reply('succeeded'), delayMs: 300 })
+    const answer = await gate()
+    const backend = await scenario({ ...reply('succeeded'), gate: answer.id })
     const element = await mount(backend.url)
     expect(element.view).to.equal('checking')
     const region = shadow(element).querySelector('[part~=status]')
@@ -28,6 +55,7 @@ describe('<pay-return>', () => {
     expect(partText(element, 'status')).to.equal('Checking your payment…')
     expect(shadow(element).querySelector('[part=spinner]')).to.exist
     await expect(element).to.be.accessible()
+    await answer.open()
     await shows(element, 'succeeded')
   })
 
@@ -85,8 +113,7 @@ describe('<pay-return>', () => {
     const element = await mount(backend.url, '?order=ord_1&status=succeeded')
     expect(element.view).to.equal('mismatch')
     expect(partText(element, 'status')).to.equal('This payment is not the order’s.')
-    await aTimeout(100)
-    expect(await backend.requests()).to.have.length(0)
+    expect(backend.asked()).to.have.length(0)
   })
 
   it('reads location.search by default', async () => {
@@ -98,34 +125,31 @@ describe('<pay-return>', () => {
   })
 
   it('polls at the reply’s pollInMs until the payment is final, then stops', async () => {
-    const backend = await scenario(reply('pending', 80), reply('processing', 80), reply('succeeded', 80))
-    const element = await mount(backend.url)
+    const { backend, element, timer } = await mountPolling([reply('pending', 80), reply('processing', 90), reply('succeeded', 80)])
     await shows(element, 'processing')
-    await shows(element, 'succeeded')
-    const requests = await backend.requests()
-    expect(requests).to.have.length(3)
-    const [first, second, third] = requests.map((request) => request.at)
-    expect((second ?? 0) - (first ?? 0)).to.be.at.least(70)
-    expect((third ?? 0) - (second ?? 0)).to.be.at.least(70)
-    await aTimeout(250)
-    expect(await backend.requests()).to.have.length(3)
+    expect(timer.delays()).to.deep.equal([80])
+    expect((await poll(element, timer)).status).to.equal('processing')
+    expect(timer.delays()).to.deep.equal([90])
+    expect((await poll(element, timer)).status).to.equal('succeeded')
+    expect(element.view).to.equal('succeeded')
+    expect(timer.delays()).to.deep.equal([])
+    expect(backend.asked()).to.have.length(3)
   })
 
   it('falls back to poll-in-ms when the reply has no pollInMs', async () => {
     const pending = { body: { status: 'pending', isFinal: false } }
-    const backend = await scenario(pending, pending, reply('succeeded'))
-    const element = await fixture<PayReturn>(html`<pay-return verify=${backend.url} poll-in-ms="60" .search=${RETURN}></pay-return>`)
+    const { element, timer } = await mountPolling([pending, reply('succeeded')], { pollInMs: '60' })
     expect(element.pollInMs).to.equal(60)
-    await shows(element, 'succeeded')
-    expect(await backend.requests()).to.have.length(3)
+    await shows(element, 'processing')
+    expect(timer.delays()).to.deep.equal([60])
+    expect((await poll(element, timer)).status).to.equal('succeeded')
   })
 
   it('never polls faster than 2000 ms when neither the reply nor poll-in-ms gives a usable delay', async () => {
-    const backend = await scenario({ body: { status: 'pending', isFinal: false, pollInMs: 0 } })
-    const element = await fixture<PayReturn>(html`<pay-return verify=${backend.url} poll-in-ms="soon" .search=${RETURN}></pay-return>`)
+    const { backend, element, timer } = await mountPolling([{ body: { status: 'pending', isFinal: false, pollInMs: 0 } }], { pollInMs: 'soon' })
     await shows(element, 'processing')
-    await aTimeout(300)
-    expect(await backend.requests()).to.have.length(1)
+    expect(timer.delays()).to.deep.equal([2000])
+    expect(backend.asked()).to.have.length(1)
   })
 
   it('defaults poll-in-ms to 2000', async () => {
@@ -134,29 +158,32 @@ describe('<pay-return>', () => {
   })
 
   it('stops polling when removed from the page', async () => {
-    const backend = await scenario(reply('pending', 150))
-    const element = await mount(backend.url)
-    await oneEvent(element, 'pay-status')
+    const { backend, element, timer } = await mountPolling([reply('pending', 150)])
+    await shows(element, 'processing')
+    expect(timer.delays()).to.deep.equal([150])
     element.remove()
-    await aTimeout(400)
-    expect(await backend.requests()).to.have.length(1)
+    expect(timer.delays()).to.deep.equal([])
+    expect(backend.asked()).to.have.length(1)
   })
 
   it('asks again when put back on the page', async () => {
-    const backend = await scenario(reply('pending', 5000), reply('succeeded'))
-    const element = await mount(backend.url)
+    const { backend, element, timer } = await mountPolling([reply('pending', 5000), reply('succeeded')])
     await shows(element, 'processing')
     const parent = element.parentElement
     element.remove()
     parent?.append(element)
     await shows(element, 'succeeded')
-    expect(await backend.requests()).to.have.length(2)
+    expect(backend.asked()).to.have.length(2)
+    expect(timer.delays()).to.deep.equal([])
   })
 
   it('asks again, from the new URL, when verify changes; not while off the page', async () => {
-    const first = await scenario(reply('pending', 5000))
+    const answer = await gate()
+    const first = await scenario({ ...reply('pending', 5000), gate: answer.id })
     const second = await scenario(reply('succeeded'))
     const element = await mount(first.url)
+    handTimer(element.check_)
+    await answer.open()
     await shows(element, 'processing')
     element.verify = second.url
     await shows(element, 'succeeded')
@@ -164,9 +191,9 @@ describe('<pay-return>', () => {
     element.remove()
     element.verify = first.url
     await element.updateComplete
-    await aTimeout(100)
-    expect(await first.requests()).to.have.length(1)
+    expect(first.asked()).to.have.length(1)
     parent?.append(element) // and on the page again, it asks
+    expect(first.asked()).to.have.length(2)
     await first.received(2)
   })
 
@@ -195,14 +222,14 @@ describe('<pay-return>', () => {
 
   it('shows error when the backend cannot be reached, and stops polling', async () => {
     // Every request after the first is dropped: Chromium retries a GET whose connection was reset once.
-    const backend = await scenario(reply('pending', 50), { destroy: true })
-    const element = await mount(backend.url)
-    const failed = (await oneEvent(element, 'pay-error')) as PayErrorEvent
-    expect(failed.detail.code).to.equal('network_error')
+    const { backend, element, timer } = await mountPolling([reply('pending', 50), { destroy: true }])
+    await shows(element, 'processing')
+    const failed = oneEvent(element, 'pay-error') as Promise<PayErrorEvent>
+    timer.fire()
+    expect((await failed).detail.code).to.equal('network_error')
     expect(element.view).to.equal('error')
-    const count = (await backend.requests()).length
-    await aTimeout(200)
-    expect(await backend.requests()).to.have.length(count)
+    expect(timer.delays()).to.deep.equal([])
+    expect(backend.asked()).to.have.length(2)
   })
 
   it('shows error for a reply that is not a VerifyReply (an unknown status too)', async () => {
@@ -218,34 +245,34 @@ describe('<pay-return>', () => {
   })
 
   it('words each view with the shop’s slotted content, headings included', async () => {
-    const backend = await scenario(reply('pending', 60), reply('succeeded'))
-    const element = await mount(
-      backend.url,
-      RETURN,
-      html`<p slot="processing">Un instant…</p>
+    const { element, timer } = await mountPolling([reply('pending', 60), reply('succeeded')], {
+      content: html`<p slot="processing">Un instant…</p>
         <h2 slot="succeeded">Merci !</h2>
         <p slot="succeeded">Votre commande est en route.</p>`,
-    )
+    })
     await shows(element, 'processing')
     await element.updateComplete
     expect(partText(element, 'status')).to.equal('Un instant…')
-    await shows(element, 'succeeded')
+    await poll(element, timer)
     await element.updateComplete
     expect(partText(element, 'status')).to.equal('Merci !Votre commande est en route.')
     await expect(element).to.be.accessible()
   })
 
   it('moves nothing on the page between views: the element keeps its place and its neighbours theirs', async () => {
-    const backend = await scenario(reply('pending', 60), reply('succeeded'))
+    const answer = await gate()
+    const backend = await scenario({ ...reply('pending', 60), gate: answer.id }, reply('succeeded'))
     const wrapper = await fixture<HTMLDivElement>(html`<div>
       <pay-return verify=${backend.url} .search=${RETURN}></pay-return>
       <p id="after">Continue shopping</p>
     </div>`)
     const element = wrapper.querySelector('pay-return')
     if (!element) throw new Error('no element')
+    const timer = handTimer(element.check_)
+    await answer.open()
     await shows(element, 'processing')
     const before = wrapper.querySelector('#after')?.getBoundingClientRect().top
-    await shows(element, 'succeeded')
+    await poll(element, timer)
     await element.updateComplete
     expect(wrapper.querySelector('#after')?.getBoundingClientRect().top).to.equal(before)
   })

@@ -4,19 +4,28 @@
 //   POST /test-backend/scenarios        { replies: Reply[] } → { id }
 //   ANY  /test-backend/s/<id>[?…]       records the request, answers the next scripted reply (the last repeats)
 //   GET  /test-backend/log/<id>         → { requests: Recorded[] }
+//   POST /test-backend/gates            → { id }: a gate, closed
+//   POST /test-backend/gates/<id>/open  opens it: what waits at it goes on
 //   GET  /test-backend/page?action=…&define=1
 //                                       a storefront page with a fallback-form <pay-button>, with or without the
 //                                       element defined (for tests that need a page to navigate away)
-//   GET  /test-backend/gateway?delay=ms a stand-in checkout page, answered after `delay`
+//   GET  /test-backend/gateway[?gate=id] a stand-in checkout page, answered once the gate is open
 //
-// Reply: { status = 200, body?, text?, delayMs?, location?, destroy? }. `body` is sent as JSON, `text` as
-// text/html; `location` sets the Location header (for the no-JavaScript 303); `destroy` drops the connection.
-// Recorded: { method, url, contentType, accept, body, at } with `url` the path and query, `at` in ms.
+// Reply: { status = 200, body?, text?, gate?, location?, destroy? }. `body` is sent as JSON, `text` as
+// text/html; `gate` holds the answer until that gate is open (a slow backend whose answer the test
+// releases, instead of a delay that a slow machine could outlast); `location` sets the Location header
+// (for the no-JavaScript 303); `destroy` drops the connection.
+// Recorded: { method, url, contentType, accept, body } with `url` the path and query.
 
-/** @typedef {{ status?: number; body?: unknown; text?: string; delayMs?: number; location?: string; destroy?: boolean }} Reply */
-/** @typedef {{ method: string; url: string; contentType: string | null; accept: string | null; body: string; at: number }} Recorded */
+/** @typedef {{ status?: number; body?: unknown; text?: string; gate?: string; location?: string; destroy?: boolean }} Reply */
+/** @typedef {{ method: string; url: string; contentType: string | null; accept: string | null; body: string }} Recorded */
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
+/** A promise the test resolves by opening it. */
+function newGate() {
+  let open = () => {}
+  const opened = new Promise((resolve) => (open = resolve))
+  return { opened, open }
+}
 
 function readBody(req) {
   return new Promise((resolve, reject) => {
@@ -48,7 +57,13 @@ function storefront(action, define) {
 export function testBackend() {
   /** @type {Map<string, { replies: Reply[]; requests: Recorded[] }>} */
   const scenarios = new Map()
+  /** @type {Map<string, ReturnType<typeof newGate>>} */
+  const gates = new Map()
   let next = 0
+  // An unknown gate never opens: a typo in a test then hangs it, visibly, instead of passing.
+  const passGate = async (id) => {
+    if (id) await (gates.get(String(id)) ?? newGate()).opened
+  }
 
   return async (ctx, nextMiddleware) => {
     const path = ctx.path
@@ -59,6 +74,20 @@ export function testBackend() {
       const id = `s${++next}`
       scenarios.set(id, { replies, requests: [] })
       ctx.body = { id }
+      return
+    }
+
+    if (path === '/test-backend/gates' && ctx.method === 'POST') {
+      const id = `g${++next}`
+      gates.set(id, newGate())
+      ctx.body = { id }
+      return
+    }
+
+    const opening = path.match(/^\/test-backend\/gates\/([\w-]+)\/open$/)
+    if (opening && ctx.method === 'POST') {
+      gates.get(opening[1])?.open()
+      ctx.body = { open: gates.has(opening[1]) }
       return
     }
 
@@ -75,7 +104,7 @@ export function testBackend() {
     }
 
     if (path === '/test-backend/gateway') {
-      await sleep(Number(ctx.query.delay ?? 0))
+      await passGate(ctx.query.gate)
       ctx.type = 'text/html'
       ctx.body = '<!doctype html><title>Checkout</title><h1>Checkout</h1>'
       return
@@ -94,10 +123,9 @@ export function testBackend() {
       contentType: ctx.get('content-type') || null,
       accept: ctx.get('accept') || null,
       body: await readBody(ctx.req),
-      at: Date.now(),
     })
     const reply = scenario.replies[Math.min(scenario.requests.length, scenario.replies.length) - 1] ?? {}
-    if (reply.delayMs) await sleep(reply.delayMs)
+    await passGate(reply.gate)
     if (reply.destroy) {
       ctx.status = 204 // not Koa's default 404, which wtr would list as a missing file
       ctx.req.socket.destroy()
