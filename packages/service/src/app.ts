@@ -3,7 +3,7 @@ import type { Database } from './db/port.ts'
 import { systemClock, type Clock } from './domain/clock.ts'
 import { authenticator } from './http/auth.ts'
 import { authenticateRequest } from './http/context.ts'
-import { installErrorHandling } from './http/error-handler.ts'
+import { answerFrameworkError, clientErrorHandler, closeIfBodyUnread, installErrorHandling, MAX_PARAM_LENGTH } from './http/error-handler.ts'
 import { merchantPaymentRoutes } from './http/routes/merchant-payments.ts'
 import { metaRoutes } from './http/routes/meta.ts'
 import { partnerPaymentRoutes } from './http/routes/partner-payments.ts'
@@ -20,6 +20,7 @@ import { checkoutRoutes } from './http/routes/checkout.ts'
 import { rateLimiter, type RateLimit } from './http/rate-limit.ts'
 import { statusEvents } from './payments/status-events.ts'
 import { sandboxConfirmations, sandboxConfirmer } from './sandbox/confirmations.ts'
+import { ApiError } from './errors.ts'
 import { accountStore } from './store/accounts.ts'
 import { serviceSecret } from './store/secrets.ts'
 import { paymentStore } from './store/payments.ts'
@@ -49,6 +50,8 @@ export type AppConfig = {
   sandboxHoldConfirmations?: boolean
   /** Requests per window the checkout page's routes take per client address and per payment. */
   checkoutRateLimits?: Partial<CheckoutRateLimits>
+  /** How long a client has to send a request, and keeps an idle connection; tests set tiny values. */
+  httpTimeouts?: Partial<HttpTimeouts>
 }
 
 export type CheckoutRateLimits = { perIp: RateLimit; perPayment: RateLimit; actionsPerPayment: RateLimit }
@@ -60,6 +63,20 @@ const DEFAULT_CHECKOUT_LIMITS: CheckoutRateLimits = {
   actionsPerPayment: { limit: 20, windowMs: 60_000 },
 }
 
+export type HttpTimeouts = {
+  /** From the first byte of a request (or the connection) to the end of its headers. */
+  headersMs: number
+  /** From the first byte of a request to the end of its body; responses, long-polls included, are not counted. */
+  requestMs: number
+  /** How long a connection may stay idle between requests. */
+  keepAliveMs: number
+}
+
+// A stalled or trickling client must not hold a socket for long, yet 30 s carries the 64 KiB body limit
+// over a poor mobile link. Idle connections outlive the 60 s idle timeout of common proxies and load
+// balancers, so that they close first rather than reuse a connection Till is closing.
+const DEFAULT_HTTP_TIMEOUTS: HttpTimeouts = { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 72_000 }
+
 export type AppDeps = { db: Database; config: AppConfig; clock?: Clock; logger?: FastifyBaseLogger }
 
 /** Builds the Till HTTP application. It does not listen: only the CLI does. */
@@ -69,14 +86,28 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
   // Unique per process by a random prefix, then a counter: random bytes per request cost 3.5 % of CPU.
   const requestPrefix = `req_${randomToken(5)}`
   let requestCount = 0
-  const app = Fastify({
+  const nextRequestId = () => `${requestPrefix}${(++requestCount).toString(36)}`
+  const timeouts = { ...DEFAULT_HTTP_TIMEOUTS, ...config.httpTimeouts }
+  const app: FastifyInstance = Fastify({
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
     bodyLimit: config.bodyLimitBytes ?? 64 * 1024,
-    genReqId: () => `${requestPrefix}${(++requestCount).toString(36)}`,
+    genReqId: nextRequestId,
     requestIdHeader: false,
-    return503OnClosing: true,
+    // Fastify's 503 while closing is not in the spec's shape; the onRequest hook below answers instead.
+    return503OnClosing: false,
     trustProxy: config.trustProxy ?? false,
-    routerOptions: { ignoreTrailingSlash: true },
+    // Fastify's default of 0 lets a client take forever over its body.
+    requestTimeout: timeouts.requestMs,
+    keepAliveTimeout: timeouts.keepAliveMs,
+    http: {
+      headersTimeout: timeouts.headersMs,
+      requestTimeout: timeouts.requestMs,
+      // Node looks for late requests only this often (30 s by default, which would make 10 s up to 40 s).
+      connectionsCheckingInterval: Math.max(10, Math.min(1_000, Math.floor(timeouts.headersMs / 4))),
+    },
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: clientErrorHandler({ requestId: nextRequestId, log: () => app.log }),
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
   })
   // The API speaks JSON only; Fastify would otherwise hand a text/plain body to the handlers.
   app.removeContentTypeParser('text/plain')
@@ -85,6 +116,12 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onSend', async (request, reply) => {
     reply.header('Request-Id', request.id)
     if (!reply.hasHeader('Cache-Control')) reply.header('Cache-Control', 'no-store')
+    closeIfBodyUnread(request, reply)
+  })
+  let closing = false
+  app.addHook('onRequest', (_request, _reply, done) => {
+    if (closing) done(new ApiError('service_unavailable', 'The service is shutting down; retry shortly.'))
+    else done()
   })
   installErrorHandling(app)
 
@@ -119,7 +156,6 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
   })
 
   const limits = { ...DEFAULT_CHECKOUT_LIMITS, ...config.checkoutRateLimits }
-  let closing = false
   app.addHook('preClose', async () => {
     // Long-polls would hold the close until they time out; answer them now.
     closing = true

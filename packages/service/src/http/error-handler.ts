@@ -1,5 +1,10 @@
-import type { FastifyError, FastifyInstance } from 'fastify'
+import { maxHeaderSize, STATUS_CODES, type ServerResponse } from 'node:http'
+import type { Socket } from 'node:net'
+import type { ConnectionError, FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { ApiError } from '../errors.ts'
+
+/** The longest path parameter routed: the contract's identifiers are 1 to 128 characters. */
+export const MAX_PARAM_LENGTH = 128
 
 // Fastify's own request errors, in the spec's vocabulary.
 const FASTIFY_CODES: Record<string, () => ApiError> = {
@@ -11,6 +16,9 @@ const FASTIFY_CODES: Record<string, () => ApiError> = {
     new ApiError('unsupported_media_type', 'Send the request body as JSON with Content-Type: application/json.'),
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: () =>
     new ApiError('invalid_params', 'The Content-Length header does not match the body.'),
+  FST_ERR_BAD_URL: () => new ApiError('bad_request', 'The request path is not a valid URL: it has a malformed percent-encoding.'),
+  FST_ERR_MAX_PARAM_LENGTH: () =>
+    new ApiError('uri_too_long', `A path segment is longer than any identifier (at most ${MAX_PARAM_LENGTH} characters).`),
 }
 
 function toApiError(error: unknown): ApiError | undefined {
@@ -25,6 +33,20 @@ function toApiError(error: unknown): ApiError | undefined {
   return undefined
 }
 
+const internalError = () => new ApiError('internal_error', 'Internal server error.')
+
+/**
+ * An answer sent while the request body is still on its way (a 401 from an onRequest hook, a 413 from the
+ * Content-Length) ends the connection: keeping it would mean reading, for as long as the client likes, a
+ * body nobody wants before the next request could start.
+ */
+export function closeIfBodyUnread(request: FastifyRequest, reply: FastifyReply) {
+  const raw = request.raw
+  if (raw.complete) return
+  const hasBody = raw.headers['transfer-encoding'] !== undefined || (raw.headers['content-length'] ?? '0') !== '0'
+  if (hasBody) reply.header('Connection', 'close')
+}
+
 /** The one mapping from anything thrown to the spec's error body (section 7). */
 export function installErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((error, request, reply) => {
@@ -34,11 +56,72 @@ export function installErrorHandling(app: FastifyInstance) {
       return reply.code(apiError.status).send(apiError.toBody())
     }
     request.log.error({ err: error }, 'unhandled error')
-    return reply.code(500).send(new ApiError('internal_error', 'Internal server error.').toBody())
+    return reply.code(500).send(internalError().toBody())
   })
   app.setNotFoundHandler((request, reply) => {
     reply
       .code(404)
       .send(new ApiError('not_found', `No route ${request.method} ${request.url.split('?')[0]}.`).toBody())
   })
+}
+
+/**
+ * Fastify's `frameworkErrors`: the router's refusals (a malformed percent-encoding, a path parameter over
+ * MAX_PARAM_LENGTH). They come before any route, so none of the app's hooks add the usual headers.
+ */
+export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const apiError = toApiError(error) ?? internalError()
+  if (apiError.status >= 500) request.log.error({ err: error }, apiError.message)
+  closeIfBodyUnread(request, reply)
+  void reply.code(apiError.status).header('Request-Id', request.id).header('Cache-Control', 'no-store').send(apiError.toBody())
+}
+
+function clientErrorOf(error: ConnectionError): ApiError {
+  const code = String(error.code)
+  // Node's headers and request timeouts (`ERR_HTTP_REQUEST_TIMEOUT`); some versions name the first apart.
+  if (code.endsWith('_TIMEOUT')) {
+    return new ApiError('request_timeout', 'The request did not arrive in time; send its headers and body without pausing.')
+  }
+  if (code === 'HPE_HEADER_OVERFLOW') {
+    return new ApiError('header_too_large', `The request line and headers are larger than ${maxHeaderSize / 1024} KiB.`)
+  }
+  return new ApiError('bad_request', 'The request is not valid HTTP/1.1.')
+}
+
+/** A whole HTTP/1.1 error response, for a socket on which Node could not make a request of what arrived. */
+export function rawErrorResponse(error: ApiError, requestId: string): string {
+  const body = JSON.stringify(error.toBody())
+  return (
+    `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? ''}\r\n` +
+    'Content-Type: application/json; charset=utf-8\r\n' +
+    `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+    `Request-Id: ${requestId}\r\n` +
+    'Cache-Control: no-store\r\n' +
+    'Connection: close\r\n' +
+    '\r\n' +
+    body
+  )
+}
+
+// Node's own clientError default makes the same check: bytes written into a response already on its way
+// would corrupt it for the client.
+const responseStarted = (socket: Socket) =>
+  (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage?.headersSent === true
+
+/**
+ * Fastify's `clientErrorHandler`: what Node's parser or its timeouts refuse (malformed HTTP, headers over
+ * the limit, headers or a body too slow) never becomes a request. The answer is written on the socket,
+ * in the spec's shape with a Request-Id like every other, and the connection ends.
+ */
+export function clientErrorHandler(deps: { requestId: () => string; log: () => FastifyBaseLogger }) {
+  return (error: ConnectionError, socket: Socket) => {
+    // A reset connection has no one left to answer.
+    if (error.code === 'ECONNRESET' || socket.destroyed) return
+    const apiError = clientErrorOf(error)
+    const requestId = deps.requestId()
+    // Clients cause these, often by the thousand: worth a look when debugging, not a warning.
+    deps.log().debug({ err: error, requestId }, `client error answered with ${apiError.status} ${apiError.code}`)
+    if (socket.writable && !responseStarted(socket)) socket.write(rawErrorResponse(apiError, requestId))
+    socket.destroy()
+  }
 }

@@ -18,6 +18,7 @@ export function checkoutApiRoutes(app: FastifyInstance, deps: CheckoutDeps) {
   const base = '/checkout/api/payments/:paymentId'
 
   // Token first, so nothing about a payment (not even whether it exists) reaches a caller without one.
+  // As onRequest hooks they run before a body is read: a caller without the token cannot make Till wait for one.
   const guard = async (request: PaymentRequest, reply: FastifyReply) => {
     const { paymentId } = request.params
     if (!deps.tokens.verify(paymentId, header(request, CHECKOUT_TOKEN_HEADER))) {
@@ -38,20 +39,20 @@ export function checkoutApiRoutes(app: FastifyInstance, deps: CheckoutDeps) {
   }
 
   /** The display data the page is served with, for a page (or app) that needs it again. */
-  app.get<{ Params: { paymentId: string } }>(base, { preHandler: guard }, async (request) => {
+  app.get<{ Params: { paymentId: string } }>(base, { onRequest: guard }, async (request) => {
     const payment = await load(request.params.paymentId)
     const session = await sessionFor(deps, payment)
     if (!session) throw paymentNotFound(payment.id)
     return session
   })
 
-  app.get<{ Params: { paymentId: string } }>(`${base}/options`, { preHandler: guard }, async (request) => {
+  app.get<{ Params: { paymentId: string } }>(`${base}/options`, { onRequest: guard }, async (request) => {
     const payment = await load(request.params.paymentId)
     const sandbox = await deps.isSandbox(payment)
     return { options: sandbox ? SANDBOX_OPTIONS.map((option) => paymentOption(payment, option)) : [] }
   })
 
-  app.post<{ Params: { paymentId: string } }>(`${base}/confirm`, { preHandler: guardAction }, async (request) => {
+  app.post<{ Params: { paymentId: string } }>(`${base}/confirm`, { onRequest: guardAction }, async (request) => {
     const body = parseOrThrow(CheckoutConfirmRequest, request.body, 'body')
     const payment = await load(request.params.paymentId)
     if (!(await deps.isSandbox(payment))) throw fieldError('walletId', 'no such wallet for this payment')
@@ -64,7 +65,7 @@ export function checkoutApiRoutes(app: FastifyInstance, deps: CheckoutDeps) {
     return checkoutStatus(moved, deps.clock.now())
   })
 
-  app.post<{ Params: { paymentId: string } }>(`${base}/expire`, { preHandler: guardAction }, async (request) => {
+  app.post<{ Params: { paymentId: string } }>(`${base}/expire`, { onRequest: guardAction }, async (request) => {
     const payment = await load(request.params.paymentId)
     if (!(await deps.isSandbox(payment))) throw new ApiError('not_found', 'Expiring on demand is a sandbox tool.')
     const moved = await deps.payments.transition({ payment, to: 'expired', reason: 'sandbox_expire_now' })
@@ -75,7 +76,7 @@ export function checkoutApiRoutes(app: FastifyInstance, deps: CheckoutDeps) {
    * Long-poll: with `after`, the answer waits until the payment is no longer in that status, up to `waitMs`
    * (and never past its deadline, so an expiry shows at once). Changes wake it through `deps.events`.
    */
-  app.get<{ Params: { paymentId: string } }>(`${base}/status`, { preHandler: guard }, async (request, reply) => {
+  app.get<{ Params: { paymentId: string } }>(`${base}/status`, { onRequest: guard }, async (request, reply) => {
     const { paymentId } = request.params
     const { after, waitMs = 0 } = parseOrThrow(CheckoutStatusQuery, request.query, 'query')
     const gone = new AbortController()
