@@ -1,9 +1,12 @@
-import { beforeEach, describe, expect, it } from 'vitest'
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createAccount, useTestApp, type Account } from '../../../test/fixtures.ts'
 import { createCheckoutPayment, embeddedData } from '../../../test/checkout-fixtures.ts'
 import { accountStore } from '../../store/accounts.ts'
+import { exchange, portOf } from '../raw-http.test-helper.ts'
 
 const ctx = useTestApp({ config: { sandbox: true } })
+// Listening too, for request lines no HTTP client sends.
+beforeAll(() => ctx.app.listen({ port: 0, host: '127.0.0.1' }))
 let account: Account
 beforeEach(async () => {
   account = await createAccount(ctx.tdb.db, { sandbox: true })
@@ -89,6 +92,19 @@ describe('GET /checkout/{paymentId}', () => {
     const response = await ctx.app.inject({ url: `/checkout/${paymentId}/?returnUrl=app%3A%2F%2Fdone` })
     expect(response.statusCode).toBe(308)
     expect(response.headers.location).toBe(`/checkout/${paymentId}?returnUrl=app%3A%2F%2Fdone`)
+  })
+
+  it.each([
+    ['an absolute-form target', (id: string) => `http://evil.example/checkout/${id}/?x=1`],
+    ['an absolute-form https target', (id: string) => `https://evil.example/checkout/${id}/?x=1`],
+    ['a target starting with //', (id: string) => `//evil.example/checkout/${id}/?x=1`],
+    ['a target with doubled slashes', (id: string) => `/checkout//evil.example/../${id}/?x=1`],
+  ])('never redirects to another host, whatever the request line says: %s', async (_case, target) => {
+    const { paymentId } = await createCheckoutPayment(ctx.app, account)
+    const response = await exchange(portOf(ctx.app), `GET ${target(paymentId)} HTTP/1.1\r\nHost: till.test\r\nConnection: close\r\n\r\n`)
+    expect(response.headers['request-id']).toBeDefined()
+    if (response.status === 308) expect(response.headers.location).toBe(`/checkout/${paymentId}?x=1`)
+    else expect(response.headers.location).toBeUndefined()
   })
 
   it('serves the script and stylesheet it links, gzipped and cacheable for good', async () => {
