@@ -18,7 +18,7 @@ export interface StackOptions {
   port: number;
   /** Till's HTTP port (0: any free one). */
   tillPort: number;
-  /** More `till serve` flags, e.g. ['--sandbox-confirm-ms', '1500']. */
+  /** More `till serve` flags, e.g. ['--sandbox-hold-confirmations'] for tests. */
   tillArgs?: readonly string[];
   /** Rebuild demo/dist with Vite first. */
   build: boolean;
