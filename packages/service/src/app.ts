@@ -50,6 +50,8 @@ export type AppConfig = {
   sandboxHoldConfirmations?: boolean
   /** Requests per window the checkout page's routes take per client address and per payment. */
   checkoutRateLimits?: Partial<CheckoutRateLimits>
+  /** Requests per window /v1 takes per API key, and failed authentications per client address. */
+  apiRateLimits?: Partial<ApiRateLimits>
   /** How long a client has to send a request, and keeps an idle connection; tests set tiny values. */
   httpTimeouts?: Partial<HttpTimeouts>
 }
@@ -61,6 +63,17 @@ const DEFAULT_CHECKOUT_LIMITS: CheckoutRateLimits = {
   perIp: { limit: 600, windowMs: 60_000 },
   perPayment: { limit: 240, windowMs: 60_000 },
   actionsPerPayment: { limit: 20, windowMs: 60_000 },
+}
+
+export type ApiRateLimits = { perKey: RateLimit; authFailuresPerAddress: RateLimit }
+
+// Ceilings, not shares: one instance serves about 30,000 status reads a second to `pnpm bench` (one key,
+// one address), a merchant polling a thousand payments every 2 s makes 30,000 requests a minute. Sharing
+// an instance fairly between partners takes lower values, set by its operator (ADR 14). Failures are few
+// by nature: a client with a wrong key gets its answer and should stop.
+const DEFAULT_API_LIMITS: ApiRateLimits = {
+  perKey: { limit: 3_000_000, windowMs: 60_000 },
+  authFailuresPerAddress: { limit: 60, windowMs: 60_000 },
 }
 
 export type HttpTimeouts = {
@@ -147,8 +160,13 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
   })
 
   metaRoutes(app, { db, sandbox: config.sandbox })
+  const apiLimits = { ...DEFAULT_API_LIMITS, ...config.apiRateLimits }
+  const apiLimiters = {
+    perKey: rateLimiter({ ...apiLimits.perKey, clock }),
+    authFailuresPerAddress: rateLimiter({ ...apiLimits.authFailuresPerAddress, clock }),
+  }
   await app.register(async (v1) => {
-    v1.addHook('onRequest', authenticateRequest(auth))
+    v1.addHook('onRequest', authenticateRequest(auth, apiLimiters))
     const gatewayUrl = (paymentId: string) => `${config.checkoutUrl()}/${paymentId}`
     merchantPaymentRoutes(v1, { auth, payments, gatewayUrl, pollInMs: config.pollInMs })
     partnerPaymentRoutes(v1, { payments })

@@ -41,6 +41,8 @@ const SAMPLES: Record<string, { raw: string; parsed: unknown; also?: Record<stri
   'sandbox-confirm-ms': { raw: '1500', parsed: 1500 },
   'sandbox-hold-confirmations': { raw: 'true', parsed: true, also: { TILL_SANDBOX: '1' } },
   'trust-proxy': { raw: 'on', parsed: true },
+  'api-rate-limit': { raw: '6000', parsed: 6000 },
+  'api-auth-failure-limit': { raw: '10', parsed: 10 },
 }
 
 describe('till serve flags', () => {

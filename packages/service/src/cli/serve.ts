@@ -51,6 +51,10 @@ export async function serve(argv: string[], env: Record<string, string | undefin
       sandboxSlowConfirmMs: config['sandbox-confirm-ms'],
       sandboxHoldConfirmations: config['sandbox-hold-confirmations'],
       trustProxy: config['trust-proxy'],
+      apiRateLimits: {
+        perKey: { limit: config['api-rate-limit'], windowMs: 60_000 },
+        authFailuresPerAddress: { limit: config['api-auth-failure-limit'], windowMs: 60_000 },
+      },
       checkoutUrl: () => checkoutUrl,
     },
   })

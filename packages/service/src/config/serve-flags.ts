@@ -98,7 +98,22 @@ export const SERVE_FLAGS = {
     type: 'boolean',
     env: 'TILL_TRUST_PROXY',
     schema: booleanFlag.default(false),
-    help: "Take the client address from X-Forwarded-For (behind a reverse proxy), for the checkout page's rate limits",
+    help: 'Take the client address from X-Forwarded-For (behind a reverse proxy), for the rate limits per address',
+  }),
+  'api-rate-limit': flag({
+    type: 'string',
+    value: 'N',
+    env: 'TILL_API_RATE_LIMIT',
+    schema: integerFlag(1, 1_000_000_000, 'requests per minute one API key may make to /v1').default(3_000_000),
+    help: 'Requests per minute one API key may make to /v1, then 429',
+    note: 'The default is above what one instance serves; lower it so that one key cannot crowd out the others',
+  }),
+  'api-auth-failure-limit': flag({
+    type: 'string',
+    value: 'N',
+    env: 'TILL_API_AUTH_FAILURE_LIMIT',
+    schema: integerFlag(1, 1_000_000, 'failed API-key checks per minute from one client address').default(60),
+    help: 'Failed API-key checks per minute from one client address, then 429 for its unknown keys',
   }),
   json: jsonFlag(
     'Print one JSON line once ready: baseUrl, checkoutUrl and, in sandbox mode, apiKey, merchantId and version. Logs go to stderr.',

@@ -3,10 +3,16 @@ import { apiKeyId, apiKeyMatches } from '../domain/api-keys.ts'
 import { ApiError } from '../errors.ts'
 import type { AccountStore, KeyRecord } from '../store/accounts.ts'
 
-export type Principal = { partnerId: string; pinnedVersion: ApiVersion; sandbox: boolean }
+export type Principal = { partnerId: string; pinnedVersion: ApiVersion; sandbox: boolean; keyId: string }
 
 export type Authenticator = {
   authenticate(rawKey: string | undefined): Promise<Principal>
+  /**
+   * Whether the key's id names a key record this process has already found (and not lost in a lookup
+   * since): checking such a key costs at most one query per `ttlMs`, however often it is sent. The secret
+   * is not looked at; authenticate still decides.
+   */
+  recognizes(rawKey: string | undefined): boolean
   /** The merchant's partner, when the merchant exists. */
   merchantPartner(merchantId: string): Promise<string | undefined>
 }
@@ -45,10 +51,16 @@ export function authenticator(deps: { accounts: AccountStore; ttlMs: number }): 
       }
       const id = apiKeyId(rawKey)
       const record = id === undefined ? undefined : await keyRecord(id)
-      if (!record || !apiKeyMatches(rawKey, record.secretHash)) {
+      if (id === undefined || !record || !apiKeyMatches(rawKey, record.secretHash)) {
         throw new ApiError('invalid_api_key', 'The API key is not valid.')
       }
-      return { partnerId: record.partnerId, pinnedVersion: record.pinnedVersion, sandbox: record.sandbox }
+      return { partnerId: record.partnerId, pinnedVersion: record.pinnedVersion, sandbox: record.sandbox, keyId: id }
+    },
+
+    recognizes(rawKey) {
+      const id = rawKey === undefined ? undefined : apiKeyId(rawKey)
+      // A record past its ttl stays in the map until a lookup fails to find it again.
+      return id !== undefined && keys.has(id)
     },
 
     async merchantPartner(merchantId) {

@@ -2,6 +2,7 @@ import { API_VERSION_HEADER, MerchantId, type ApiVersion } from '@till/contract'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { ApiError } from '../errors.ts'
 import type { Authenticator, Principal } from './auth.ts'
+import { enforceRateLimit, refuseIfLimited, type RateLimiter } from './rate-limit.ts'
 import { resolveApiVersion } from './versioning.ts'
 
 declare module 'fastify' {
@@ -16,13 +17,35 @@ export function header(request: FastifyRequest, name: string): string | undefine
   return Array.isArray(value) ? value[0] : value
 }
 
+export type ApiLimiters = {
+  /** Every authenticated request, per API key. */
+  perKey: RateLimiter
+  /** Failed authentications (401s), per client address. */
+  authFailuresPerAddress: RateLimiter
+}
+
+const FAILED_AUTH = 'with a missing or invalid API key from this address'
+
 /**
- * The onRequest hook of every /v1 route: who is calling (section 5), then which version they get
- * (section 9). It runs before the body is read, so an unauthenticated request costs no parsing.
+ * The onRequest hook of every /v1 route: who is calling (section 5), within which limits, then which
+ * version they get (section 9). It runs before the body is read, so an unauthenticated request costs no
+ * parsing. An address that has used up its failed authentications is refused before its key is even
+ * looked up, unless the key names one this process already knows: clients with good keys sharing that
+ * address (a NAT, a proxy without --trust-proxy) keep working, and a flood of made-up keys costs no query.
  */
-export function authenticateRequest(auth: Authenticator) {
+export function authenticateRequest(auth: Authenticator, limits: ApiLimiters) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
-    const principal = await auth.authenticate(header(request, 'Api-Key'))
+    const rawKey = header(request, 'Api-Key')
+    const failures = limits.authFailuresPerAddress.peek(request.ip)
+    if (!failures.allowed && !auth.recognizes(rawKey)) refuseIfLimited(failures, reply, FAILED_AUTH)
+    let principal: Principal
+    try {
+      principal = await auth.authenticate(rawKey)
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 401) enforceRateLimit(limits.authFailuresPerAddress, request.ip, reply, FAILED_AUTH)
+      throw error
+    }
+    enforceRateLimit(limits.perKey, principal.keyId, reply, 'with this API key')
     const version = resolveApiVersion(header(request, API_VERSION_HEADER), principal.pinnedVersion)
     request.principal = principal
     request.apiVersion = version

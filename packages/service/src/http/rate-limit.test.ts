@@ -63,6 +63,22 @@ describe('the rate limiter', () => {
     expect(limiter.hit('ip_1')).toEqual({ allowed: false, retryAfterSeconds: 60 })
   })
 
+  it('peeks at a budget without spending it', () => {
+    const { clock, advance } = handClock()
+    const limiter = rateLimiter({ limit: 2, windowMs: 60_000, clock })
+    expect(limiter.peek('ip_1')).toEqual({ allowed: true })
+    limiter.hit('ip_1')
+    expect(limiter.peek('ip_1')).toEqual({ allowed: true })
+    expect(limiter.peek('ip_1')).toEqual({ allowed: true })
+    limiter.hit('ip_1')
+    advance(15_000)
+    expect(limiter.peek('ip_1')).toEqual({ allowed: false, retryAfterSeconds: 45 })
+    expect(limiter.peek('ip_2')).toEqual({ allowed: true })
+    advance(45_000)
+    expect(limiter.peek('ip_1')).toEqual({ allowed: true })
+    expect(limiter.size()).toBe(1)
+  })
+
   it('stays bounded under a flood of distinct keys', () => {
     const { clock, advance } = handClock()
     const limiter = rateLimiter({ limit: 5, windowMs: 60_000, clock, maxKeys: 10 })

@@ -24,6 +24,11 @@ export function rateLimiter(options: RateLimit & { clock: Clock; maxKeys?: numbe
     }
   }
 
+  const refusal = (window: { startedAt: number }, now: number): RateDecision => ({
+    allowed: false,
+    retryAfterSeconds: Math.max(1, Math.ceil((window.startedAt + options.windowMs - now) / 1000)),
+  })
+
   return {
     hit(key: string): RateDecision {
       const now = options.clock.now().getTime()
@@ -34,8 +39,14 @@ export function rateLimiter(options: RateLimit & { clock: Clock; maxKeys?: numbe
         windows.set(key, window)
       }
       window.count++
-      if (window.count <= options.limit) return { allowed: true }
-      return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((window.startedAt + options.windowMs - now) / 1000)) }
+      return window.count <= options.limit ? { allowed: true } : refusal(window, now)
+    },
+    /** Whether `key` has used up its window, without counting a hit: for budgets only some requests spend. */
+    peek(key: string): RateDecision {
+      const now = options.clock.now().getTime()
+      const window = windows.get(key)
+      if (!window || now - window.startedAt >= options.windowMs || window.count < options.limit) return { allowed: true }
+      return refusal(window, now)
     },
     size: () => windows.size,
   }
@@ -45,7 +56,11 @@ export type RateLimiter = ReturnType<typeof rateLimiter>
 
 /** Counts one request against `key`; over the limit it answers 429 with Retry-After and the spec's body. */
 export function enforceRateLimit(limiter: RateLimiter, key: string, reply: FastifyReply, subject: string): void {
-  const decision = limiter.hit(key)
+  refuseIfLimited(limiter.hit(key), reply, subject)
+}
+
+/** Answers a refused decision with 429, Retry-After and the spec's body; `subject` finishes "Too many requests". */
+export function refuseIfLimited(decision: RateDecision, reply: FastifyReply, subject: string): void {
   if (decision.allowed) return
   reply.header('Retry-After', String(decision.retryAfterSeconds))
   throw new ApiError('rate_limited', `Too many requests ${subject}; retry in ${decision.retryAfterSeconds} s.`)
