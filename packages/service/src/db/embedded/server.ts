@@ -3,10 +3,10 @@ import { existsSync } from 'node:fs'
 import { chmod, chown, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
-import pg from 'pg'
 import { serverAccount, type ServerAccount } from './account.ts'
 import { embeddedPrograms, type PostgresPrograms } from './binaries.ts'
 import { initCluster, startCluster, type RunningCluster } from './cluster.ts'
+import { copyTemplateCluster } from './template.ts'
 import { lockDataDir, lockHolder } from './lock.ts'
 import { commandLine, isAlive, stopPostmaster } from './processes.ts'
 
@@ -31,7 +31,8 @@ export type EmbeddedServerOptions = {
   log?: (message: string) => void
 }
 
-export const DATABASE = 'till'
+// The server is Till's alone, so Till's tables live in the database initdb makes: no CREATE DATABASE on start.
+export const DATABASE = 'postgres'
 const TEMP_PREFIX = 'till-pg-'
 
 // A data directory's layout: the cluster, its log, the password Till connects with, and Till's lock. A
@@ -52,13 +53,14 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions = {}): 
   const unlock = await lockDataDir(dir)
   let cluster: RunningCluster | undefined
   try {
-    const password = durable ? await storedPassword(dir) : randomBytes(24).toString('base64url')
     await stopOrphan(dir, log)
     const { cluster: dataDir, log: logFile } = paths(dir, durable)
+    const { password } = durable
+      ? { password: await storedPassword(dir) }
+      : await copyTemplateCluster({ programs, account, dataDir })
     const common = { programs, dataDir, logFile, password, account, durable }
     await initCluster(common)
     cluster = await startCluster({ ...common, ...(durable ? {} : { removeOnExit: dir }) })
-    await ensureDatabase(cluster.url('postgres'), DATABASE)
   } catch (error) {
     await cluster?.stop()
     await unlock()
@@ -166,15 +168,4 @@ async function temporaryDir(account: ServerAccount | undefined, log: (message: s
   // The supervisor, running as the server's user, deletes it at the end: in a sticky /tmp only its owner can.
   if (account) await chown(dir, account.uid, account.gid)
   return dir
-}
-
-async function ensureDatabase(adminUrl: string, database: string): Promise<void> {
-  const client = new pg.Client({ connectionString: adminUrl })
-  await client.connect()
-  try {
-    const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database])
-    if (!rowCount) await client.query(`CREATE DATABASE ${pg.escapeIdentifier(database)}`)
-  } finally {
-    await client.end()
-  }
 }
