@@ -66,7 +66,9 @@ export async function requireMerchant(request: FastifyRequest, auth: Authenticat
       issues: [{ field: 'Merchant-Id', message: 'Required header' }],
     })
   }
-  const owner = MerchantId.safeParse(merchantId).success ? await auth.merchantPartner(merchantId) : undefined
+  // A known merchant is looked up without parsing; the shape check guards only the database lookup.
+  const owner = auth.knownMerchantPartner(merchantId) ??
+    (MerchantId.safeParse(merchantId).success ? await auth.merchantPartner(merchantId) : undefined)
   if (owner !== principalOf(request).partnerId) {
     throw new ApiError('merchant_not_found', `No merchant ${merchantId} for this API key.`)
   }
