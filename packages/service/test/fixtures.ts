@@ -87,15 +87,21 @@ export type TestAppContext = { tdb: TestDatabase; app: FastifyInstance }
  * test. Returns a context whose fields are filled in by the time tests run.
  */
 export function useTestApp(options: { clock?: Clock; config?: Partial<AppConfig> } = {}): TestAppContext {
-  const context = {} as TestAppContext
+  const context = useTestDatabase() as TestAppContext
   beforeAll(async () => {
-    context.tdb = await openTestDatabase()
     context.app = await testApp(context.tdb.db, options)
   })
-  afterAll(async () => {
-    await context.app?.close()
-    await context.tdb?.close()
+  afterAll(() => context.app?.close())
+  return context
+}
+
+/** One database for the file, every table emptied before each test; filled in by the time tests run. */
+export function useTestDatabase(): { tdb: TestDatabase } {
+  const context = {} as { tdb: TestDatabase }
+  beforeAll(async () => {
+    context.tdb = await openTestDatabase()
   })
+  afterAll(() => context.tdb?.close())
   beforeEach(() => context.tdb.reset())
   return context
 }

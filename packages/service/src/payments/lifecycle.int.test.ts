@@ -1,29 +1,24 @@
 import { CreatePaymentRequest, type MerchantPaymentStatus } from '@till/contract'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { createAccount, createBody, openTestDatabase, testClock, type Account, type TestDatabase, silentLog } from '../../test/fixtures.ts'
+import { beforeEach, describe, expect, it } from 'vitest'
+import { createAccount, createBody, testClock, type Account, silentLog, useTestDatabase } from '../../test/fixtures.ts'
 import { ApiError } from '../errors.ts'
 import { paymentStore } from '../store/payments.ts'
 import { expirySweeper } from './expiry-sweeper.ts'
 import { paymentService } from './service.ts'
 import { statusCache } from './status-cache.ts'
 
-let tdb: TestDatabase
 let account: Account
 const clock = testClock()
 const TTL = 900
 
-beforeAll(async () => {
-  tdb = await openTestDatabase()
-})
-afterAll(() => tdb.close())
+const ctx = useTestDatabase()
 beforeEach(async () => {
-  await tdb.reset()
   clock.set(new Date('2026-11-21T12:00:00.000Z'))
-  account = await createAccount(tdb.db)
+  account = await createAccount(ctx.tdb.db)
 })
 
-const store = () => paymentStore(tdb.db)
-const service = () => paymentService({ db: tdb.db, clock, policy: { paymentTtlSeconds: TTL, allowLoopbackRedirects: false } })
+const store = () => paymentStore(ctx.tdb.db)
+const service = () => paymentService({ db: ctx.tdb.db, clock, policy: { paymentTtlSeconds: TTL, allowLoopbackRedirects: false } })
 const create = (body: Record<string, unknown> = {}) =>
   service().create({ partnerId: account.partnerId, merchantId: account.merchantId, request: CreatePaymentRequest.parse(createBody(body)) })
 const move = async (id: string, to: MerchantPaymentStatus) => {
@@ -85,7 +80,7 @@ describe('the transition rule', () => {
   it('is enforced by the database itself, whatever SQL runs', async () => {
     const { payment } = await create()
     await move(payment.id, 'failed')
-    await expect(tdb.db.query(`UPDATE payments SET status = 'succeeded' WHERE id = $1`, [payment.id])).rejects.toThrow(
+    await expect(ctx.tdb.db.query(`UPDATE payments SET status = 'succeeded' WHERE id = $1`, [payment.id])).rejects.toThrow(
       /illegal payment transition failed -> succeeded/,
     )
   })
@@ -145,7 +140,7 @@ describe('reaching the deadline on demand (sandbox)', () => {
   it('tells the status cache, so waiting pages hear of it', async () => {
     const { payment } = await create()
     const heard: string[] = []
-    const payments = paymentService({ db: tdb.db, clock, policy: { paymentTtlSeconds: TTL, allowLoopbackRedirects: false }, cache: statusCache({ onChange: (id) => heard.push(id) }) })
+    const payments = paymentService({ db: ctx.tdb.db, clock, policy: { paymentTtlSeconds: TTL, allowLoopbackRedirects: false }, cache: statusCache({ onChange: (id) => heard.push(id) }) })
     await payments.reachDeadline(payment)
     expect(heard).toContain(payment.id)
     expect((await payments.statusForCheckout(payment.id))?.status).toBe('expired')
@@ -163,7 +158,7 @@ describe('several steps as one (atomically)', () => {
   it('commits every step, and tells the cache only after the commit', async () => {
     const { payment } = await create()
     const heard: string[] = []
-    const payments = paymentService({ db: tdb.db, clock, policy: { paymentTtlSeconds: TTL, allowLoopbackRedirects: false }, cache: statusCache({ onChange: (id) => heard.push(id) }) })
+    const payments = paymentService({ db: ctx.tdb.db, clock, policy: { paymentTtlSeconds: TTL, allowLoopbackRedirects: false }, cache: statusCache({ onChange: (id) => heard.push(id) }) })
     await payments.atomically(async ({ transition }) => {
       const processing = await transition({ payment, to: 'processing', reason: 'test' })
       await transition({ payment: processing, to: 'succeeded', reason: 'test' })
@@ -176,7 +171,7 @@ describe('several steps as one (atomically)', () => {
   it('keeps none of them when a later statement fails, and tells nobody', async () => {
     const { payment } = await create()
     const heard: string[] = []
-    const payments = paymentService({ db: tdb.db, clock, policy: { paymentTtlSeconds: TTL, allowLoopbackRedirects: false }, cache: statusCache({ onChange: (id) => heard.push(id) }) })
+    const payments = paymentService({ db: ctx.tdb.db, clock, policy: { paymentTtlSeconds: TTL, allowLoopbackRedirects: false }, cache: statusCache({ onChange: (id) => heard.push(id) }) })
     const failed = payments.atomically(async ({ transition, tx }) => {
       await transition({ payment, to: 'processing', reason: 'test' })
       await tx.query('SELECT no_such_column FROM payments')
@@ -240,7 +235,7 @@ describe('referenceId', () => {
   it('keeps referenceIds of different merchants apart', async () => {
     const body = createBody()
     await create(body)
-    const other = await createAccount(tdb.db)
+    const other = await createAccount(ctx.tdb.db)
     const theirs = await service().create({
       partnerId: other.partnerId,
       merchantId: other.merchantId,

@@ -1,6 +1,6 @@
 import { CreatePaymentRequest, type CheckoutWalletId } from '@till/contract'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { createAccount, createBody, openTestDatabase, silentLog, testClock, type Account, type TestDatabase } from '../../test/fixtures.ts'
+import { beforeEach, describe, expect, it } from 'vitest'
+import { createAccount, createBody, silentLog, testClock, type Account , useTestDatabase } from '../../test/fixtures.ts'
 import type { Database, Queryable, Row, SqlValue } from '../db/port.ts'
 import { paymentService } from '../payments/service.ts'
 import { statusCache } from '../payments/status-cache.ts'
@@ -10,21 +10,16 @@ import { deliverConfirmation, sandboxConfirmations, sandboxConfirmer } from './c
 import { simulateOutcome } from './simulate.ts'
 import { payWithTestWallet } from './test-wallets.ts'
 
-let tdb: TestDatabase
 let account: Account
 const clock = testClock()
 const SLOW_MS = 8_000
 const option = SANDBOX_OPTIONS[0]!
 const buyer = `${option.network.caip2}:0x52908400098527886e0f7030069857d2e4169ee7`
 
-beforeAll(async () => {
-  tdb = await openTestDatabase()
-})
-afterAll(() => tdb.close())
+const ctx = useTestDatabase()
 beforeEach(async () => {
-  await tdb.reset()
   clock.set(new Date('2026-11-21T12:00:00.000Z'))
-  account = await createAccount(tdb.db, { sandbox: true })
+  account = await createAccount(ctx.tdb.db, { sandbox: true })
 })
 
 /**
@@ -45,7 +40,7 @@ function failing(db: Database, fails: (sql: string, params: readonly SqlValue[])
   }
 }
 
-function services(db: Database = tdb.db) {
+function services(db: Database = ctx.tdb.db) {
   const heard: string[] = []
   const payments = paymentService({
     db,
@@ -69,15 +64,15 @@ const pay = (payments: ReturnType<typeof services>['payments'], walletId: Checko
   async (payment: Awaited<ReturnType<typeof created>>) =>
     payWithTestWallet({ payments, clock, slowConfirmMs }, { payment, walletId, option, account: buyer })
 
-const statusOf = async (id: string) => (await paymentStore(tdb.db).findById(id))?.status
-const stepsOf = async (id: string) => (await paymentStore(tdb.db).transitions(id)).map((t) => t.to_status)
+const statusOf = async (id: string) => (await paymentStore(ctx.tdb.db).findById(id))?.status
+const stepsOf = async (id: string) => (await paymentStore(ctx.tdb.db).transitions(id)).map((t) => t.to_status)
 
 describe('the slow test wallet', () => {
   it('confirms when its time comes, by the poller, and not before', async () => {
     const { payments } = services()
     const payment = await created()
     expect((await pay(payments, 'sandbox_slow')(payment)).status).toBe('processing')
-    const confirmer = sandboxConfirmer({ confirmations: sandboxConfirmations(tdb.db), payments, clock, intervalMs: 250, log: silentLog })
+    const confirmer = sandboxConfirmer({ confirmations: sandboxConfirmations(ctx.tdb.db), payments, clock, intervalMs: 250, log: silentLog })
     clock.advance(SLOW_MS - 1)
     expect(await confirmer.deliverDue()).toBe(0)
     expect(await statusOf(payment.id)).toBe('processing')
@@ -91,7 +86,7 @@ describe('the slow test wallet', () => {
     const { payments } = services()
     const payment = await created()
     await pay(payments, 'sandbox_slow', 'held')(payment)
-    const confirmer = sandboxConfirmer({ confirmations: sandboxConfirmations(tdb.db), payments, clock, intervalMs: 250, log: silentLog })
+    const confirmer = sandboxConfirmer({ confirmations: sandboxConfirmations(ctx.tdb.db), payments, clock, intervalMs: 250, log: silentLog })
     clock.advance(365 * 24 * 3600 * 1000)
     expect(await confirmer.deliverDue()).toBe(0)
     expect(await statusOf(payment.id)).toBe('processing')
@@ -105,7 +100,7 @@ describe('the slow test wallet', () => {
     expect(confirmed).toMatchObject({ id: payment.id, status: 'succeeded', paid: { settlement: { settled: true } } })
     expect(heard.at(-1)).toBe(payment.id)
     expect(await deliverConfirmation({ payments, clock }, payment.id)).toBeUndefined()
-    const confirmer = sandboxConfirmer({ confirmations: sandboxConfirmations(tdb.db), payments, clock, intervalMs: 250, log: silentLog })
+    const confirmer = sandboxConfirmer({ confirmations: sandboxConfirmations(ctx.tdb.db), payments, clock, intervalMs: 250, log: silentLog })
     clock.advance(SLOW_MS)
     expect(await confirmer.deliverDue()).toBe(0)
     expect(await stepsOf(payment.id)).toEqual(['pending', 'processing', 'succeeded'])
@@ -118,7 +113,7 @@ describe('the slow test wallet', () => {
     await payments.transition({ payment: processing, to: 'failed', reason: 'test' })
     expect(await deliverConfirmation({ payments, clock }, payment.id)).toBeUndefined()
     expect(await statusOf(payment.id)).toBe('failed')
-    expect(await sandboxConfirmations(tdb.db).take(payment.id)).toBe(false)
+    expect(await sandboxConfirmations(ctx.tdb.db).take(payment.id)).toBe(false)
   })
 
   it.each(['sandbox_pays', 'sandbox_never'] as const)('has nothing to release for %s', async (walletId) => {
@@ -132,7 +127,7 @@ describe('the slow test wallet', () => {
 describe('a crash half way through a move', () => {
   it('of the slow wallet (processing, then its confirmation row) leaves the payment pending', async () => {
     const payment = await created()
-    const { payments, heard } = services(failing(tdb.db, (sql) => sql.includes('INSERT INTO sandbox_confirmations')))
+    const { payments, heard } = services(failing(ctx.tdb.db, (sql) => sql.includes('INSERT INTO sandbox_confirmations')))
     await expect(pay(payments, 'sandbox_slow')(payment)).rejects.toThrow('injected failure')
     expect(await statusOf(payment.id)).toBe('pending')
     expect(await stepsOf(payment.id)).toEqual(['pending'])
@@ -146,7 +141,7 @@ describe('a crash half way through a move', () => {
 
   it('of the paying wallet (processing, then succeeded) leaves the payment pending', async () => {
     const payment = await created()
-    const { payments, heard } = services(failing(tdb.db, failsSucceeding))
+    const { payments, heard } = services(failing(ctx.tdb.db, failsSucceeding))
     await expect(pay(payments, 'sandbox_pays')(payment)).rejects.toThrow('injected failure')
     expect(await statusOf(payment.id)).toBe('pending')
     expect(heard).toEqual([])
@@ -154,7 +149,7 @@ describe('a crash half way through a move', () => {
 
   it('of simulate from pending to succeeded leaves the payment pending', async () => {
     const payment = await created()
-    const { payments, heard } = services(failing(tdb.db, failsSucceeding))
+    const { payments, heard } = services(failing(ctx.tdb.db, failsSucceeding))
     await expect(simulateOutcome({ payments, clock }, payment, 'succeeded')).rejects.toThrow('injected failure')
     expect(await statusOf(payment.id)).toBe('pending')
     expect(await stepsOf(payment.id)).toEqual(['pending'])
@@ -164,7 +159,7 @@ describe('a crash half way through a move', () => {
   it('of a confirmation (its row taken, then succeeded) leaves it to be delivered again', async () => {
     const payment = await created()
     await pay(services().payments, 'sandbox_slow', 'held')(payment)
-    const { payments } = services(failing(tdb.db, failsSucceeding))
+    const { payments } = services(failing(ctx.tdb.db, failsSucceeding))
     await expect(deliverConfirmation({ payments, clock }, payment.id)).rejects.toThrow('injected failure')
     expect(await statusOf(payment.id)).toBe('processing')
     expect(await deliverConfirmation({ payments: services().payments, clock }, payment.id)).toMatchObject({ status: 'succeeded' })
