@@ -1,9 +1,11 @@
 // How `till serve` runs its embedded PostgreSQL server, seen from outside as an operator would: which
 // processes exist, what survives a crash, and what the next start does about it.
+import { spawnSync } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
 import { chmod, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { isRoot } from '../db/embedded/account.ts'
 import { isAlive } from '../db/embedded/processes.ts'
@@ -134,6 +136,10 @@ describe('till serve and its embedded PostgreSQL server', () => {
 
   it('runs as an ordinary user too (here: nobody, since the suite runs as root)', async (context) => {
     if (!isRoot()) context.skip('the suite runs as an ordinary user already: every other test here covers it')
+    const bin = fileURLToPath(new URL('../../bin/till.mjs', import.meta.url))
+    if (spawnSync('test', ['-r', bin], { uid: 65534, gid: 65534 }).status !== 0) {
+      context.skip(`nobody cannot read this checkout (${bin}): it lies in a directory closed to other users`)
+    }
     const till = await startTill(['--sandbox'], {}, { uid: 65534, gid: 65534 })
     try {
       const postmaster = descendants(till.pid).find((pid) => commandOf(pid)[0]?.endsWith('/postgres'))

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { accessSync, constants } from 'node:fs'
+import { accessSync, constants, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { arch, platform } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -54,4 +54,8 @@ export function embeddedPrograms(): PostgresPrograms {
   return embedded
 }
 
-export const SUPERVISOR = fileURLToPath(new URL('./supervisor.sh', import.meta.url))
+/**
+ * The supervisor's text, handed to `bash -c` rather than run from its file: as root the script runs as the
+ * server's user, who may not be able to read Till's own directory (a checkout in a private folder).
+ */
+export const SUPERVISOR_SCRIPT = readFileSync(fileURLToPath(new URL('./supervisor.sh', import.meta.url)), 'utf8')

@@ -5,7 +5,7 @@ import net from 'node:net'
 import { basename, join } from 'node:path'
 import { setTimeout as delay } from 'node:timers/promises'
 import type { ServerAccount } from './account.ts'
-import { SUPERVISOR, type PostgresPrograms } from './binaries.ts'
+import { SUPERVISOR_SCRIPT, type PostgresPrograms } from './binaries.ts'
 
 /** The role Till connects as: the cluster's superuser, created by initdb. */
 export const ROLE = 'till'
@@ -141,7 +141,7 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
     const log = await open(options.logFile, 'a')
     // The supervisor removes a throwaway log; in a sticky /tmp only its owner can.
     if (options.account) await log.chown(options.account.uid, options.account.gid)
-    const supervisor = spawn('bash', [SUPERVISOR, options.removeOnExit ?? '', options.logFile, options.programs.postgres, ...args], {
+    const supervisor = spawn('bash', ['-c', SUPERVISOR_SCRIPT, 'till-postgres-supervisor', options.removeOnExit ?? '', options.logFile, options.programs.postgres, ...args], {
       // Its own process group: a Ctrl-C in Till's terminal must not stop the database under Till's feet.
       detached: true,
       env: serverEnv(),

@@ -6,6 +6,7 @@ import { dirname, join, resolve } from 'node:path'
 import { serverAccount, type ServerAccount } from './account.ts'
 import { embeddedPrograms, type PostgresPrograms } from './binaries.ts'
 import { initCluster, startCluster, type RunningCluster } from './cluster.ts'
+import { reachablePrograms } from './reachable.ts'
 import { copyTemplateCluster } from './template.ts'
 import { lockDataDir, lockHolder } from './lock.ts'
 import { commandLine, isAlive, stopPostmaster } from './processes.ts'
@@ -44,9 +45,9 @@ const paths = (dir: string, durable = true) => ({
 })
 
 export async function startEmbeddedServer(options: EmbeddedServerOptions = {}): Promise<EmbeddedServer> {
-  const programs = options.programs ?? embeddedPrograms()
   const log = options.log ?? (() => {})
   const account = await serverAccount()
+  const programs = await reachablePrograms(options.programs ?? embeddedPrograms(), account)
   const durable = options.dataDir !== undefined
   const dir = durable ? resolve(String(options.dataDir)) : await temporaryDir(account, log)
   if (durable) await prepareDataDir(dir, account)
