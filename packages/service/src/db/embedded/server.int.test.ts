@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { serverAccount } from './account.ts'
 import { embeddedPrograms } from './binaries.ts'
 import { initCluster, startCluster } from './cluster.ts'
+import { reachablePrograms } from './reachable.ts'
 import { startEmbeddedServer } from './server.ts'
 import { isAlive } from './processes.ts'
 
@@ -91,7 +92,7 @@ describe('the embedded PostgreSQL server', () => {
     const dir = await mkdtemp(join(root, 'broken-'))
     const account = await serverAccount()
     const options = {
-      programs: embeddedPrograms(),
+      programs: await reachablePrograms(embeddedPrograms(), account),
       dataDir: join(dir, 'postgres'),
       logFile: join(root, `${dir.split('/').at(-1)}.log`),
       password: 'x'.repeat(32),
