@@ -371,4 +371,38 @@ describe('<pay-button> on a storefront page', () => {
     frame.src = 'about:blank'
     await checkout.open()
   })
+
+  it('sends no request before the click, and one when clicked', async () => {
+    const backend = await scenario(created)
+    const { view, element } = await page(backend.url, true)
+    await (element as PayButton).updateComplete
+    const toBackend = () =>
+      view.performance.getEntriesByType('resource').filter((entry) => entry.name.includes(backend.url)).length
+    expect(toBackend()).to.equal(0)
+    expect(await backend.requests()).to.have.length(0)
+    element.addEventListener('pay-created', (event) => event.preventDefault())
+    const answered = oneEvent(element, 'pay-created')
+    button(element as PayButton).click()
+    await answered
+    expect(await backend.requests()).to.have.length(1)
+  })
+
+  it('shifts no layout when it upgrades from its no-JavaScript form', async () => {
+    const { view } = await page((await scenario(created)).url, false)
+    const shifts: number[] = []
+    new view.PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) shifts.push((entry as unknown as { value: number }).value)
+    }).observe({ type: 'layout-shift', buffered: true })
+    const before = shifts.length
+    const script = view.document.createElement('script')
+    script.type = 'module'
+    script.src = '/src/define/pay-button.ts'
+    view.document.head.append(script)
+    await view.customElements.whenDefined('pay-button')
+    const element = view.document.querySelector('pay-button') as PayButton
+    await element.updateComplete
+    // Layout shifts are reported after the frame that paints them.
+    await new Promise((resolve) => view.requestAnimationFrame(() => view.requestAnimationFrame(resolve)))
+    expect(shifts.slice(before).reduce((sum, value) => sum + value, 0)).to.equal(0)
+  })
 })

@@ -38,10 +38,16 @@ function readBody(req) {
 
 const escape = (text) => text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`)
 
+// The README's recipe for the no-JavaScript form: it takes the room the element will take once defined.
+const UNDEFINED_STYLE = `pay-button:not(:defined){display:inline-block}
+pay-button:not(:defined) form{margin:0}
+pay-button:not(:defined) button{border:0;font:inherit;padding:.6em 1.2em;border-radius:.375em;color:#fff;background:#1d4ed8}
+pay-button:not(:defined)::after{content:"";display:block;margin-top:.25em;min-height:1lh}`
+
 function storefront(action, define) {
   return `<!doctype html>
 <html lang="en">
-<head><meta charset="utf-8"><title>Shop</title>${define ? '<script type="module" src="/src/define/pay-button.ts"></script>' : ''}</head>
+<head><meta charset="utf-8"><title>Shop</title><style>${UNDEFINED_STYLE}</style>${define ? '<script type="module" src="/src/define/pay-button.ts"></script>' : ''}</head>
 <body>
 <pay-button>
   <form method="post" action="${escape(action)}">
@@ -49,6 +55,7 @@ function storefront(action, define) {
     <button type="submit">Pay €5.00</button>
   </form>
 </pay-button>
+<p>Free returns within 30 days.</p>
 </body>
 </html>`
 }
