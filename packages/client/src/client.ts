@@ -2,6 +2,7 @@ import { checkApiKey, type ClientHooks, resolveConfig, type TillClientOptions } 
 import { RequestCore } from './request.ts';
 import { MerchantPayments } from './resources/merchant-payments.ts';
 import { Payments } from './resources/payments.ts';
+import { Sandbox } from './resources/sandbox.ts';
 
 /**
  * The typed client of the Till API (the Pay service interface). One instance per API key; it keeps
@@ -21,6 +22,8 @@ export class TillClient {
   readonly merchantPayments: MerchantPayments;
   /** The partner's payment reads (spec 4.4). */
   readonly payments: Payments;
+  /** The sandbox's test hooks: simulate an outcome, confirm a held transaction, reach a deadline. */
+  readonly sandbox: Sandbox;
   readonly #core: RequestCore;
 
   /**
@@ -33,6 +36,7 @@ export class TillClient {
     this.#core = new RequestCore(apiKey, resolveConfig(options), options.dispatcher, hooks);
     this.merchantPayments = new MerchantPayments(this.#core);
     this.payments = new Payments(this.#core);
+    this.sandbox = new Sandbox(this.#core);
   }
 
   /**

@@ -18,5 +18,6 @@ export {
 } from './errors.ts';
 export type { CreatedPayment, CreatePaymentParams, MerchantPayments } from './resources/merchant-payments.ts';
 export type { Payments } from './resources/payments.ts';
+export type { Sandbox } from './resources/sandbox.ts';
 export type { ResponseMeta, TillResponse } from './response.ts';
 export type { RetryTuning } from './retry.ts';

@@ -1,4 +1,4 @@
-// The client against the real Till service (Fastify on PGlite) listening on 127.0.0.1.
+// The client against the real Till service (Fastify on its PostgreSQL) listening on 127.0.0.1.
 import type { AddressInfo } from 'node:net';
 import { Agent, type Dispatcher } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -207,5 +207,32 @@ describe('Pay-Version', () => {
     const error = await rejection(client({ dispatcher: newer }).payments.status('pay_x'));
     expect(error).toBeInstanceOf(TillInvalidRequestError);
     expect(error).toMatchObject({ status: 400, code: 'unknown_api_version', attempts: 1 });
+  });
+});
+
+describe('sandbox hooks', () => {
+  it('simulate moves a payment along legal steps, and the merchant view sees it', async () => {
+    const till = client();
+    const created = await till.merchantPayments.create(eur('1250'));
+    const moved = await till.sandbox.simulate(created.paymentId, 'succeeded');
+    expect(moved).toMatchObject({ paymentId: created.paymentId, status: 'succeeded', isTerminal: true });
+    expect(moved.fiatAmount?.value).toBe('1250');
+    expect(await till.merchantPayments.status(created.paymentId)).toEqual({ status: 'succeeded', isFinal: true });
+  });
+
+  it('reachDeadline expires a pending payment by its deadline', async () => {
+    const till = client();
+    const created = await till.merchantPayments.create(eur('990'));
+    expect(await till.sandbox.reachDeadline(created.paymentId)).toMatchObject({ status: 'expired', isTerminal: true });
+    expect(await till.merchantPayments.status(created.paymentId)).toEqual({ status: 'expired', isFinal: true });
+  });
+
+  it('confirm without a pending confirmation is a conflict, and the payment is untouched', async () => {
+    const till = client();
+    const created = await till.merchantPayments.create(eur('500'));
+    const error = await rejection(till.sandbox.confirm(created.paymentId));
+    expect(error).toBeInstanceOf(TillConflictError);
+    expect(error.code).toBe('invalid_transition');
+    expect(await till.merchantPayments.status(created.paymentId)).toEqual({ status: 'pending', isFinal: false });
   });
 });

@@ -1,0 +1,58 @@
+import { Payment, type SimulateOutcome } from '@till/contract';
+import type { RequestOptions } from '../config.ts';
+import { paymentIdSegment } from '../params.ts';
+import type { RequestCore } from '../request.ts';
+import { type TillResponse, withLastResponse } from '../response.ts';
+
+/**
+ * The sandbox's test hooks (`till serve --sandbox`, sandbox API keys only; a live key gets
+ * `TillNotFoundError`). Each answers with the payment as the partner listing shows it (spec 2.1).
+ * They are not retried: a repeated move finds the payment already moved (`TillConflictError`
+ * `invalid_transition`), which is an answer a test should see.
+ */
+export class Sandbox {
+  readonly #core: RequestCore;
+
+  constructor(core: RequestCore) {
+    this.#core = core;
+  }
+
+  /**
+   * Moves the payment to `outcome` along legal transitions, as a real payment would go
+   * (`POST /v1/sandbox/payments/{id}/simulate`): pending → succeeded passes through processing.
+   */
+  simulate(paymentId: string, outcome: SimulateOutcome, options?: RequestOptions): Promise<TillResponse<Payment>> {
+    return this.#move(paymentId, 'simulate', { outcome }, options);
+  }
+
+  /**
+   * "The network confirms now": delivers the slow test wallet's pending confirmation at once
+   * (`POST /v1/sandbox/payments/{id}/confirm`), held or not yet due. `invalid_transition` when none is pending.
+   */
+  confirm(paymentId: string, options?: RequestOptions): Promise<TillResponse<Payment>> {
+    return this.#move(paymentId, 'confirm', undefined, options);
+  }
+
+  /**
+   * The pending payment's deadline becomes now (`POST /v1/sandbox/payments/{id}/reach-deadline`): it
+   * expires by the deadline rule, as if its time had run out, without waiting for it.
+   */
+  reachDeadline(paymentId: string, options?: RequestOptions): Promise<TillResponse<Payment>> {
+    return this.#move(paymentId, 'reach-deadline', undefined, options);
+  }
+
+  async #move(paymentId: string, action: string, body: unknown, options?: RequestOptions): Promise<TillResponse<Payment>> {
+    const { data, meta } = await this.#core.request(
+      {
+        method: 'POST',
+        path: `/v1/sandbox/payments/${paymentIdSegment(paymentId)}/${action}`,
+        ...(body === undefined ? {} : { body }),
+        schema: Payment,
+        idempotent: false,
+        merchantScoped: true,
+      },
+      options,
+    );
+    return withLastResponse(data, meta);
+  }
+}
