@@ -88,6 +88,7 @@ function tillService(extraArgs: readonly string[] = []): [(args: object, use: (t
   ]
 }
 
+// biome-ignore lint/suspicious/noConfusingVoidType: Playwright's type for a fixture that provides nothing
 export const test = base.extend<{ _merchantRequestsPerTest: void }, { till: Till; merchant: Merchant }>({
   till: tillService(),
 

@@ -139,7 +139,7 @@ const suites = [
 ];
 
 function format({ passed, failed, skipped }) {
-  return `${passed} passed, ${failed} failed` + (skipped > 0 ? `, ${skipped} skipped` : '');
+  return `${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}`;
 }
 
 async function main() {

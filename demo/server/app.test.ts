@@ -35,7 +35,7 @@ describe('the demo backend', () => {
     const order = (await response.json()) as Record<string, unknown>;
     expect(order).toMatchObject({ total: { currency: 'EUR', value: '4740', formatted: '€47.40' }, returnMode: 'http', paid: false, paymentId: null });
     const listed = (await (await fetch(`${origin}/api/orders`)).json()) as { id: string }[];
-    expect(listed[0]?.id).toBe(order['id']);
+    expect(listed[0]?.id).toBe(order.id);
   });
 
   test.each([

@@ -40,7 +40,7 @@ async function main(): Promise<void> {
     chmodSync(stateFile, 0o600);
   }
   process.stdout.write(
-    [
+    `${[
       '',
       `  Demo shop   ${stack.shopUrl}   ← open this`,
       `  Till        ${stack.till.baseUrl}  (sandbox mode; the shop's backend holds the key below, browsers never see it)`,
@@ -50,7 +50,7 @@ async function main(): Promise<void> {
       '  The shop uses a certificate made at start-up: your browser will warn once; continue to the site.',
       '  Ctrl-C stops everything.',
       '',
-    ].join('\n') + '\n',
+    ].join('\n')}\n`,
   );
   let stopping = false;
   const stop = (): void => {

@@ -29,7 +29,7 @@ export async function placeOrder(page: Page, shop: Shop, returnMode: ReturnMode 
 /** Presses the pay button and waits for Till's checkout page. */
 export async function goToCheckout(page: Page, shop: Shop): Promise<void> {
   await page.getByRole('button', { name: 'Pay €12.50' }).click()
-  await expect(page).toHaveURL(new RegExp(`^${escape(shop.checkoutUrl)}/pay_`))
+  await expect(page).toHaveURL(new RegExp(`^${escapeRegExp(shop.checkoutUrl)}/pay_`))
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('€12.50')
 }
 
@@ -61,4 +61,4 @@ export async function expectOrderRow(page: Page, shop: Shop, orderId: string, st
   await expect(row.getByRole('cell').nth(3)).toHaveText(fulfilled)
 }
 
-const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')

@@ -23,7 +23,11 @@ export async function startFaultServer(): Promise<FaultServer> {
   let answers: Script[] = [];
   let waiters: { count: number; resolve: () => void }[] = [];
   const wake = () => {
-    waiters = waiters.filter((waiter) => (requests.length >= waiter.count ? (waiter.resolve(), false) : true));
+    waiters = waiters.filter((waiter) => {
+      if (requests.length < waiter.count) return true;
+      waiter.resolve();
+      return false;
+    });
   };
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];

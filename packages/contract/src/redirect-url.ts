@@ -4,6 +4,7 @@ export type RedirectUrlResult = { ok: true; url: string } | { ok: false; reason:
 
 // Control characters are refused rather than stripped: WHATWG parsing silently drops tabs and newlines,
 // so the URL a merchant sees in their own config would differ from where buyers are sent.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it looks for
 const CONTROL_CHARACTER = /[\u0000-\u001F\u007F]/;
 const EDGE_WHITESPACE = /^\s|\s$/;
 

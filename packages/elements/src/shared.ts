@@ -100,7 +100,8 @@ export abstract class PayElement<State extends string, Reply> extends LitElement
    */
   async ask_(url: string, body?: string) {
     this.stop_()
-    const { signal } = (this.abort_ = new AbortController())
+    this.abort_ = new AbortController()
+    const { signal } = this.abort_
     const json = 'application/json'
     let reply: unknown
     let fault: Fault | undefined = ['network_error']

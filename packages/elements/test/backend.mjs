@@ -36,7 +36,7 @@ function readBody(req) {
   })
 }
 
-const escape = (text) => text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`)
+const escapeHtml = (text) => text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`)
 
 // The README's recipe for the no-JavaScript form: it takes the room the element will take once defined.
 const UNDEFINED_STYLE = `pay-button:not(:defined){display:inline-block}
@@ -50,7 +50,7 @@ function storefront(action, define) {
 <head><meta charset="utf-8"><title>Shop</title><style>${UNDEFINED_STYLE}</style>${define ? '<script type="module" src="/src/define/pay-button.ts"></script>' : ''}</head>
 <body>
 <pay-button>
-  <form method="post" action="${escape(action)}">
+  <form method="post" action="${escapeHtml(action)}">
     <input type="hidden" name="orderId" value="ord_page">
     <button type="submit">Pay €5.00</button>
   </form>

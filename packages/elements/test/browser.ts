@@ -77,7 +77,14 @@ export async function scenario(...replies: Reply[]): Promise<Scenario> {
     asked: () => asked.filter((request) => request.url === url || request.url.startsWith(`${url}?`)),
     async received(count) {
       let seen: Recorded[] = []
-      await waitUntil(async () => (seen = await requests()).length >= count, `${count} request(s) expected`, { timeout: 4000 })
+      await waitUntil(
+        async () => {
+          seen = await requests()
+          return seen.length >= count
+        },
+        `${count} request(s) expected`,
+        { timeout: 4000 },
+      )
       return seen
     },
   }

@@ -26,7 +26,7 @@ describe('POST /checkout', () => {
       redirect_enabled: true,
       status: 'pending',
     });
-    expect(BigInt(String(stored?.['amount_minor']))).toBe(1999n);
+    expect(BigInt(String(stored?.amount_minor))).toBe(1999n);
   });
 
   test('ignores any amount the browser sends', async () => {
@@ -36,7 +36,7 @@ describe('POST /checkout', () => {
     expect(reply.status).toBe(201);
     const stored = await till.payment(reply.json<{ paymentId: string }>().paymentId);
     expect(stored).toMatchObject({ currency: 'JPY' });
-    expect(BigInt(String(stored?.['amount_minor']))).toBe(250_000n);
+    expect(BigInt(String(stored?.amount_minor))).toBe(250_000n);
   });
 
   test('a second click while the payment is open returns the same payment', async () => {

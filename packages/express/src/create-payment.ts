@@ -1,6 +1,6 @@
 // Creating the payment for one of the merchant's orders: the amount comes from the order store, the
 // referenceId ties the payment to the order, and the order remembers the payment's id for the return check.
-import { TillError } from '@till/client';
+import { type CreatedPayment, TillError } from '@till/client';
 import type { Request } from 'express';
 import { MerchantError } from './errors.ts';
 import { fulfil } from './fulfil.ts';
@@ -26,7 +26,7 @@ export async function createPaymentForOrder<O extends PayableOrder>(
 
   const returnUrl = context.returnUrlOf(order, request);
   const checkout = context.checkoutOf(order, returnUrl, request);
-  let created;
+  let created: CreatedPayment;
   try {
     created = await context.till.merchantPayments.create({
       amount: { unit: `iso4217/${order.amount.currency}`, value: order.amount.value.toString() },
@@ -49,7 +49,7 @@ async function explain<O extends PayableOrder>(context: PayContext<O>, order: O,
   if (error.code === 'reference_already_paid') {
     // An earlier payment of this order succeeded but its buyer never came back through the return page:
     // fulfil it now, after reading its status, rather than asking the buyer to pay twice.
-    const paymentId = error.details?.['paymentId'];
+    const paymentId = error.details?.paymentId;
     if (typeof paymentId === 'string') await fulfilIfSucceeded(context, order, paymentId);
     return alreadyPaid();
   }

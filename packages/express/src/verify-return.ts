@@ -1,5 +1,6 @@
 // The return page's check (spec 4.7): the `payment_id` the buyer came back with must be the payment this
 // order is waiting for, and only the status Till reports for it, read here on the server, counts.
+import type { MerchantPaymentStatusResponse } from '@till/contract';
 import type { VerifyReply } from '@till/elements/protocol';
 import { TillError } from '@till/client';
 import { z } from 'zod';
@@ -23,7 +24,7 @@ export async function verifyReturn<O extends PayableOrder>(context: PayContext<O
   if (query.payment_id === undefined || query.payment_id !== order.paymentId) return mismatch;
 
   const paymentId = query.payment_id;
-  let status;
+  let status: MerchantPaymentStatusResponse;
   try {
     status = await context.till.merchantPayments.status(paymentId);
   } catch (error) {

@@ -206,7 +206,9 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
       clock,
       intervalMs: sweepMs,
       log: app.log,
-      onExpired: (ids) => ids.forEach((id) => events.publish(id)),
+      onExpired: (ids) => {
+        for (const id of ids) events.publish(id)
+      },
     })
     app.addHook('onReady', async () => sweeper.start())
     app.addHook('onClose', async () => sweeper.stop())

@@ -46,7 +46,7 @@ export async function spawnTill(options: SpawnTillOptions): Promise<SpawnedTill>
   })
   const command = `till ${args.slice(1).join(' ')}`
   const explain = (what: string): string =>
-    `\`${command}\` ${what}` + (stderrTail.trim() ? `; its stderr:\n${stderrTail.trimEnd()}` : '; it wrote nothing on stderr')
+    `\`${command}\` ${what}${stderrTail.trim() ? `; its stderr:\n${stderrTail.trimEnd()}` : '; it wrote nothing on stderr'}`
   const exited = (): boolean => child.exitCode !== null || child.signalCode !== null
 
   // A parent that dies without stopping the service must not leave it behind.

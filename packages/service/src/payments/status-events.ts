@@ -33,7 +33,10 @@ export function statusEvents() {
         const timer = setTimeout(done, Math.max(0, timeoutMs))
         signal.addEventListener('abort', done, { once: true })
         let set = waiters.get(id)
-        if (!set) waiters.set(id, (set = new Set()))
+        if (!set) {
+          set = new Set()
+          waiters.set(id, set)
+        }
         set.add(done)
       })
     },
