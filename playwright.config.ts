@@ -2,25 +2,26 @@
 // when neither exists does it look for a browser of its own (`pnpm exec playwright install chromium`).
 // The checkout specs start a service and a merchant return server per worker (e2e/fixtures.ts); the shop
 // specs run against one demo stack (the service, the demo backend and the built shop) started below.
-import { execFileSync } from 'node:child_process';
-import os from 'node:os';
-import path from 'node:path';
-import { defineConfig } from '@playwright/test';
-import { chromiumLaunchOptions } from './scripts/lib/chromium.mjs';
+import { execFileSync } from 'node:child_process'
+import os from 'node:os'
+import path from 'node:path'
+import { defineConfig } from '@playwright/test'
+import { chromiumLaunchOptions } from './scripts/lib/chromium.mjs'
 
 /** A port no other server on this machine holds right now (the kernel's choice for port 0). */
 function freePort(): string {
-  const probe = "const s=require('node:net').createServer().listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})";
-  return execFileSync(process.execPath, ['-e', probe], { encoding: 'utf8' });
+  const probe =
+    "const s=require('node:net').createServer().listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})"
+  return execFileSync(process.execPath, ['-e', probe], { encoding: 'utf8' })
 }
 
 // The config is loaded again in every worker; the ports and state file picked by the first load travel to
 // the workers in the environment, so all of them talk to the same stack.
-process.env.TILL_E2E_SHOP_PORT ||= freePort();
-process.env.TILL_E2E_SHOP_TILL_PORT ||= freePort();
-process.env.TILL_E2E_SHOP_STATE ||= path.join(os.tmpdir(), `till-e2e-shop-${process.pid}.json`);
-const shopPort = process.env.TILL_E2E_SHOP_PORT;
-const shopState = process.env.TILL_E2E_SHOP_STATE;
+process.env.TILL_E2E_SHOP_PORT ||= freePort()
+process.env.TILL_E2E_SHOP_TILL_PORT ||= freePort()
+process.env.TILL_E2E_SHOP_STATE ||= path.join(os.tmpdir(), `till-e2e-shop-${process.pid}.json`)
+const shopPort = process.env.TILL_E2E_SHOP_PORT
+const shopState = process.env.TILL_E2E_SHOP_STATE
 
 export default defineConfig({
   testDir: './e2e',
@@ -66,4 +67,4 @@ export default defineConfig({
     stdout: 'ignore',
     stderr: 'pipe',
   },
-});
+})

@@ -1,9 +1,9 @@
 // The workspace's one vitest config. `vitest run` from the repository root runs
 // every project; `vitest run --project service-pg` runs one.
-import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vitest/config';
+import { fileURLToPath } from 'node:url'
+import { defineConfig } from 'vitest/config'
 
-const here = (relative: string): string => fileURLToPath(new URL(relative, import.meta.url));
+const here = (relative: string): string => fileURLToPath(new URL(relative, import.meta.url))
 
 // Repeated in each project rather than inherited with `extends: true`, because
 // vite's config merge concatenates arrays such as `include`.
@@ -11,10 +11,10 @@ const shared = {
   pool: 'forks',
   testTimeout: 20_000,
   hookTimeout: 30_000,
-} as const;
+} as const
 
 // One embedded PostgreSQL server per worker, each with a migrated template a test file copies.
-const withDatabase = { globalSetup: [here('./packages/service/test/global-setup.ts')] };
+const withDatabase = { globalSetup: [here('./packages/service/test/global-setup.ts')] }
 
 export default defineConfig({
   test: {
@@ -82,4 +82,4 @@ export default defineConfig({
       },
     ],
   },
-});
+})

@@ -1,14 +1,14 @@
 // The demo shop is a handful of static pages; Vite bundles their scripts (and the pay elements) into
 // demo/dist, which the demo backend serves.
-import { fileURLToPath } from 'node:url';
-import { defineConfig, type Plugin } from 'vite';
+import { fileURLToPath } from 'node:url'
+import { defineConfig, type Plugin } from 'vite'
 
-const page = (name: string): string => fileURLToPath(new URL(`./shop/${name}.html`, import.meta.url));
+const page = (name: string): string => fileURLToPath(new URL(`./shop/${name}.html`, import.meta.url))
 
 // What every page shares, written once: the pages hold `<!--shop-head-->` and `<!--shop-header-->`.
 const HEAD = `<meta charset="utf-8">
     <meta name="viewport" content="width=device-width, initial-scale=1">
-    <link rel="icon" href="data:,">`;
+    <link rel="icon" href="data:,">`
 const HEADER = `<header class="site">
       <a class="brand" href="./">Till Tea</a>
       <nav aria-label="Shop">
@@ -17,12 +17,12 @@ const HEADER = `<header class="site">
         <a href="./orders.html">Orders</a>
       </nav>
     </header>
-    <p class="sandbox-note">A demo shop on Till’s sandbox: test wallets, no real money.</p>`;
+    <p class="sandbox-note">A demo shop on Till’s sandbox: test wallets, no real money.</p>`
 
 const shopLayout = (): Plugin => ({
   name: 'shop-layout',
   transformIndexHtml: (html) => html.replace('<!--shop-head-->', HEAD).replace('<!--shop-header-->', HEADER),
-});
+})
 
 export default defineConfig({
   plugins: [shopLayout()],
@@ -35,4 +35,4 @@ export default defineConfig({
       input: { index: page('index'), cart: page('cart'), order: page('order'), return: page('return'), orders: page('orders') },
     },
   },
-});
+})

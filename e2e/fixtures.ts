@@ -73,7 +73,9 @@ export interface Merchant {
 }
 
 /** A worker fixture running its own `till serve` with `extraArgs`; the service starts on first use. */
-function tillService(extraArgs: readonly string[] = []): [(args: object, use: (till: Till) => Promise<void>) => Promise<void>, { scope: 'worker'; timeout: number }] {
+function tillService(
+  extraArgs: readonly string[] = [],
+): [(args: object, use: (till: Till) => Promise<void>) => Promise<void>, { scope: 'worker'; timeout: number }] {
   return [
     async ({}, use) => {
       const service = await startTill(extraArgs)
@@ -149,10 +151,8 @@ async function startTill(extraArgs: readonly string[] = []): Promise<{ till: Til
         referenceId: input.referenceId ?? `e2e-${randomUUID()}`,
         ...(input.checkout ? { checkout: input.checkout } : {}),
       }),
-    status: (paymentId) =>
-      request<MerchantPaymentStatusResponse>('GET', `/v1/merchant/payment/${paymentPath(paymentId)}/status`),
-    simulate: (paymentId, outcome) =>
-      request<Payment>('POST', `/v1/sandbox/payments/${paymentPath(paymentId)}/simulate`, { outcome }),
+    status: (paymentId) => request<MerchantPaymentStatusResponse>('GET', `/v1/merchant/payment/${paymentPath(paymentId)}/status`),
+    simulate: (paymentId, outcome) => request<Payment>('POST', `/v1/sandbox/payments/${paymentPath(paymentId)}/simulate`, { outcome }),
     confirm: (paymentId) => request<Payment>('POST', `/v1/sandbox/payments/${paymentPath(paymentId)}/confirm`),
     reachDeadline: (paymentId) => request<Payment>('POST', `/v1/sandbox/payments/${paymentPath(paymentId)}/reach-deadline`),
   }

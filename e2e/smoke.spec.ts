@@ -2,10 +2,7 @@
 // the service. The flows through the hosted checkout page have their own specs.
 import { expect, test } from './fixtures.ts'
 
-test('a buyer sent back to the shop sees the merchant return page with the address it was sent to', async ({
-  page,
-  merchant,
-}) => {
+test('a buyer sent back to the shop sees the merchant return page with the address it was sent to', async ({ page, merchant }) => {
   await page.goto(merchant.url('/return?order=1#frag'))
 
   await expect(page).toHaveTitle('Merchant')
@@ -16,26 +13,19 @@ test('a buyer sent back to the shop sees the merchant return page with the addre
   expect(merchant.requests).toEqual(['/return?order=1'])
 })
 
-test('a merchant backend creates a payment that waits for the buyer on the hosted checkout page', async ({
-  till,
-  merchant,
-}) => {
+test('a merchant backend creates a payment that waits for the buyer on the hosted checkout page', async ({ till, merchant }) => {
   const payment = await till.createPayment({
     checkout: { successUrl: merchant.url('/paid?order=2'), errorUrl: merchant.url('/failed?order=2') },
   })
 
-  expect(payment.gatewayUrl.startsWith(`${till.checkoutUrl}/`), `${payment.gatewayUrl} is on ${till.checkoutUrl}`).toBe(
-    true,
-  )
+  expect(payment.gatewayUrl.startsWith(`${till.checkoutUrl}/`), `${payment.gatewayUrl} is on ${till.checkoutUrl}`).toBe(true)
   expect(payment).toMatchObject({ status: 'pending', isFinal: false })
   await expect(till.status(payment.paymentId)).resolves.toEqual({ status: 'pending', isFinal: false })
   // Creating a payment sends nobody anywhere.
   expect(merchant.requests).toEqual([])
 })
 
-test('in the sandbox the buyer can be played: the payment succeeds and the merchant sees it final', async ({
-  till,
-}) => {
+test('in the sandbox the buyer can be played: the payment succeeds and the merchant sees it final', async ({ till }) => {
   const payment = await till.createPayment({ amount: { unit: 'iso4217/EUR', value: '1999' } })
 
   await expect(till.simulate(payment.paymentId, 'succeeded')).resolves.toMatchObject({

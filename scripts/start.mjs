@@ -2,22 +2,22 @@
 // (in-memory PGlite), the demo shop's backend and the built shop on https://127.0.0.1:5443. Flags are
 // passed on to demo/server/main.ts (`npm start -- --port 8443`).
 
-import { spawn } from 'node:child_process';
-import os from 'node:os';
-import path from 'node:path';
-import { ensurePnpm, installDependencies, log, repoRoot } from './lib/ensure.mjs';
+import { spawn } from 'node:child_process'
+import os from 'node:os'
+import path from 'node:path'
+import { ensurePnpm, installDependencies, log, repoRoot } from './lib/ensure.mjs'
 
 try {
-  ensurePnpm();
-  installDependencies();
+  ensurePnpm()
+  installDependencies()
 } catch (error) {
-  log(`setup failed: ${error instanceof Error ? error.message : String(error)}`);
-  process.exit(1);
+  log(`setup failed: ${error instanceof Error ? error.message : String(error)}`)
+  process.exit(1)
 }
 
 // Node itself rather than a pnpm script: the demo then gets exactly the signals forwarded below, no more.
-const args = ['--import', 'tsx', path.join(repoRoot, 'demo', 'server', 'main.ts'), ...process.argv.slice(2)];
-log('starting the demo: the Till service, the shop backend and the shop (building it first)');
+const args = ['--import', 'tsx', path.join(repoRoot, 'demo', 'server', 'main.ts'), ...process.argv.slice(2)]
+log('starting the demo: the Till service, the shop backend and the shop (building it first)')
 
 // Its own process group, so that Ctrl-C reaches the demo once, through us:
 // a second SIGINT makes it exit without finishing requests or closing the database.
@@ -26,28 +26,28 @@ const child = spawn(process.execPath, args, {
   detached: true,
   // A background process group must not read the terminal; the demo reads no input.
   stdio: ['ignore', 'inherit', 'inherit'],
-});
+})
 
-let lastForwarded = 0;
+let lastForwarded = 0
 function forward(signal) {
   // Under `npm start`, one Ctrl-C arrives twice: from the terminal and from npm.
-  const now = Date.now();
-  if (now - lastForwarded < 1_000) return;
-  lastForwarded = now;
-  if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+  const now = Date.now()
+  if (now - lastForwarded < 1_000) return
+  lastForwarded = now
+  if (child.exitCode === null && child.signalCode === null) child.kill(signal)
 }
-process.on('SIGINT', () => forward('SIGINT'));
-process.on('SIGTERM', () => forward('SIGTERM'));
+process.on('SIGINT', () => forward('SIGINT'))
+process.on('SIGTERM', () => forward('SIGTERM'))
 // A closed terminal hangs up its jobs, and the demo is not one of them any more.
-process.on('SIGHUP', () => forward('SIGTERM'));
+process.on('SIGHUP', () => forward('SIGTERM'))
 process.on('exit', () => {
-  if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-});
+  if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM')
+})
 
 child.once('error', (error) => {
-  log(`could not start the demo: ${error.message}`);
-  process.exitCode = 1;
-});
+  log(`could not start the demo: ${error.message}`)
+  process.exitCode = 1
+})
 child.once('exit', (code, signal) => {
-  process.exitCode = code ?? (signal ? 128 + os.constants.signals[signal] : 1);
-});
+  process.exitCode = code ?? (signal ? 128 + os.constants.signals[signal] : 1)
+})

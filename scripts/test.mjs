@@ -2,22 +2,16 @@
 // line `N passed, N failed[, N skipped]` summed over all suites. Exits non-zero
 // when anything failed or a suite could not run.
 
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import {
-  ensureChromium,
-  ensurePnpm,
-  installDependencies,
-  log,
-  repoRoot,
-} from './lib/ensure.mjs';
+import { spawn } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { ensureChromium, ensurePnpm, installDependencies, log, repoRoot } from './lib/ensure.mjs'
 
 /** @typedef {{ passed: number; failed: number; skipped: number }} Counts */
 
 /** The child currently running, so a SIGTERM can be passed on to it. */
-let current;
+let current
 
 /**
  * Runs a command with inherited stdio and resolves with its exit code (or 1 if killed or unstartable).
@@ -29,24 +23,24 @@ function runChild(command, args, env = {}) {
       cwd: repoRoot,
       env: { ...process.env, ...env },
       stdio: ['ignore', 'inherit', 'inherit'],
-    });
-    current = child;
+    })
+    current = child
     child.once('error', (error) => {
-      log(`could not run ${command}: ${error.message}`);
-      current = undefined;
-      resolve(1);
-    });
+      log(`could not run ${command}: ${error.message}`)
+      current = undefined
+      resolve(1)
+    })
     child.once('close', (code) => {
-      current = undefined;
-      resolve(code ?? 1);
-    });
-  });
+      current = undefined
+      resolve(code ?? 1)
+    })
+  })
 }
 
 /** @returns {Promise<Counts>} */
 async function typecheck() {
-  const code = await runChild('pnpm', ['run', 'typecheck']);
-  return code === 0 ? { passed: 1, failed: 0, skipped: 0 } : { passed: 0, failed: 1, skipped: 0 };
+  const code = await runChild('pnpm', ['run', 'typecheck'])
+  return code === 0 ? { passed: 1, failed: 0, skipped: 0 } : { passed: 0, failed: 1, skipped: 0 }
 }
 
 /**
@@ -59,27 +53,27 @@ async function typecheck() {
  * @returns {Promise<Counts>}
  */
 async function runReported(tool, invocation, count) {
-  const dir = mkdtempSync(path.join(os.tmpdir(), `till-${tool}-`));
-  const report = path.join(dir, 'report.json');
+  const dir = mkdtempSync(path.join(os.tmpdir(), `till-${tool}-`))
+  const report = path.join(dir, 'report.json')
   try {
-    const { args, env, packageDir } = invocation(report);
+    const { args, env, packageDir } = invocation(report)
     // `packageDir`: run in the package whose own bin the tool is (pnpm exec would look at the root's).
-    const code = await runChild('pnpm', ['exec', ...(packageDir ? ['--dir', packageDir] : []), tool, ...args], env);
-    let json;
+    const code = await runChild('pnpm', ['exec', ...(packageDir ? ['--dir', packageDir] : []), tool, ...args], env)
+    let json
     try {
-      json = JSON.parse(readFileSync(report, 'utf8'));
+      json = JSON.parse(readFileSync(report, 'utf8'))
     } catch {
-      log(`${tool} exited with code ${code} and wrote no report`);
-      return { passed: 0, failed: 1, skipped: 0 };
+      log(`${tool} exited with code ${code} and wrote no report`)
+      return { passed: 0, failed: 1, skipped: 0 }
     }
-    const counts = count(json);
+    const counts = count(json)
     if (code !== 0 && counts.failed === 0) {
-      log(`${tool} exited with code ${code} although no test failed`);
-      counts.failed = 1;
+      log(`${tool} exited with code ${code} although no test failed`)
+      counts.failed = 1
     }
-    return counts;
+    return counts
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    rmSync(dir, { recursive: true, force: true })
   }
 }
 
@@ -93,15 +87,15 @@ const vitest = () =>
         passed: json.numPassedTests ?? 0,
         failed: json.numFailedTests ?? 0,
         skipped: (json.numPendingTests ?? 0) + (json.numTodoTests ?? 0),
-      };
+      }
       // A test file that fails to load has no failed tests of its own; count the file.
       for (const file of json.testResults ?? []) {
-        const failedTests = (file.assertionResults ?? []).filter((test) => test.status === 'failed').length;
-        if (file.status === 'failed' && failedTests === 0) counts.failed += 1;
+        const failedTests = (file.assertionResults ?? []).filter((test) => test.status === 'failed').length
+        if (file.status === 'failed' && failedTests === 0) counts.failed += 1
       }
-      return counts;
+      return counts
     },
-  );
+  )
 
 /** The elements' tests in Chromium (web-test-runner); its JSON reporter is packages/elements/test/json-reporter.mjs. */
 const elements = () =>
@@ -113,7 +107,7 @@ const elements = () =>
       packageDir: 'packages/elements',
     }),
     (json) => ({ passed: json.passed ?? 0, failed: json.failed ?? 0, skipped: json.skipped ?? 0 }),
-  );
+  )
 
 /** The Playwright specs in e2e/, in the Chromium that CHROMIUM_PATH names (set in main). */
 const e2e = () =>
@@ -121,11 +115,11 @@ const e2e = () =>
     'playwright',
     (report) => ({ args: ['test'], env: { PLAYWRIGHT_JSON_OUTPUT_FILE: report } }),
     (json) => {
-      const stats = json.stats ?? {};
+      const stats = json.stats ?? {}
       // A flaky test failed first and passed on a retry.
-      return { passed: (stats.expected ?? 0) + (stats.flaky ?? 0), failed: stats.unexpected ?? 0, skipped: stats.skipped ?? 0 };
+      return { passed: (stats.expected ?? 0) + (stats.flaky ?? 0), failed: stats.unexpected ?? 0, skipped: stats.skipped ?? 0 }
     },
-  );
+  )
 
 /**
  * Each suite resolves with its counts and must not throw for test failures.
@@ -136,53 +130,53 @@ const suites = [
   { name: 'vitest', run: vitest },
   { name: 'elements', run: elements },
   { name: 'e2e', run: e2e },
-];
+]
 
 function format({ passed, failed, skipped }) {
-  return `${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}`;
+  return `${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}`
 }
 
 async function main() {
   // Ctrl-C reaches the children through the terminal's process group; a SIGTERM
   // sent to this process alone (a CI timeout) has to be passed on.
-  process.on('SIGTERM', () => current?.kill('SIGTERM'));
-  process.on('SIGINT', () => {});
+  process.on('SIGTERM', () => current?.kill('SIGTERM'))
+  process.on('SIGINT', () => {})
 
   try {
-    ensurePnpm();
-    installDependencies();
+    ensurePnpm()
+    installDependencies()
     // The e2e suite's browser; Playwright's config reads CHROMIUM_PATH.
-    process.env.CHROMIUM_PATH = ensureChromium();
-    log(`Chromium at ${process.env.CHROMIUM_PATH}`);
+    process.env.CHROMIUM_PATH = ensureChromium()
+    log(`Chromium at ${process.env.CHROMIUM_PATH}`)
   } catch (error) {
-    log(`setup failed: ${error instanceof Error ? error.message : String(error)}`);
-    console.log(format({ passed: 0, failed: 1, skipped: 0 }));
-    process.exitCode = 1;
-    return;
+    log(`setup failed: ${error instanceof Error ? error.message : String(error)}`)
+    console.log(format({ passed: 0, failed: 1, skipped: 0 }))
+    process.exitCode = 1
+    return
   }
 
-  const total = { passed: 0, failed: 0, skipped: 0 };
-  const lines = [];
+  const total = { passed: 0, failed: 0, skipped: 0 }
+  const lines = []
   for (const suite of suites) {
-    log(`running ${suite.name}`);
-    const started = Date.now();
-    let counts;
+    log(`running ${suite.name}`)
+    const started = Date.now()
+    let counts
     try {
-      counts = await suite.run();
+      counts = await suite.run()
     } catch (error) {
-      log(`${suite.name} could not run: ${error instanceof Error ? error.message : String(error)}`);
-      counts = { passed: 0, failed: 1, skipped: 0 };
+      log(`${suite.name} could not run: ${error instanceof Error ? error.message : String(error)}`)
+      counts = { passed: 0, failed: 1, skipped: 0 }
     }
-    lines.push(`[till] ${suite.name}: ${format(counts)} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
-    total.passed += counts.passed;
-    total.failed += counts.failed;
-    total.skipped += counts.skipped;
+    lines.push(`[till] ${suite.name}: ${format(counts)} (${((Date.now() - started) / 1000).toFixed(1)} s)`)
+    total.passed += counts.passed
+    total.failed += counts.failed
+    total.skipped += counts.skipped
   }
 
-  console.log('');
-  for (const line of lines) console.log(line);
-  console.log(format(total));
-  process.exitCode = total.failed > 0 ? 1 : 0;
+  console.log('')
+  for (const line of lines) console.log(line)
+  console.log(format(total))
+  process.exitCode = total.failed > 0 ? 1 : 0
 }
 
-await main();
+await main()

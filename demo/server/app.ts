@@ -1,20 +1,20 @@
 // The demo shop's backend: the built storefront, a small orders API, and the pay router of @till/express
 // mounted at /pay. The Till API key is in `deps.till` and in nothing this app sends to a browser.
-import { toErrorIssues } from '@till/contract';
-import { payRouter } from '@till/express';
-import express, { type Express, type NextFunction, type Request, type Response } from 'express';
-import { z } from 'zod';
-import { moneyView, PRODUCTS } from './catalog.ts';
-import { orderBook, orderView, RETURN_MODES, UnknownProductError, type DemoOrder, type OrderBook, type ReturnMode } from './orders.ts';
+import { toErrorIssues } from '@till/contract'
+import { payRouter } from '@till/express'
+import express, { type Express, type NextFunction, type Request, type Response } from 'express'
+import { z } from 'zod'
+import { moneyView, PRODUCTS } from './catalog.ts'
+import { orderBook, orderView, RETURN_MODES, UnknownProductError, type DemoOrder, type OrderBook, type ReturnMode } from './orders.ts'
 
 export interface DemoDeps {
-  till: { baseUrl: string; apiKey: string; merchantId: string };
+  till: { baseUrl: string; apiKey: string; merchantId: string }
   /** The shop's own origin, e.g. https://127.0.0.1:5443: its return page is `<origin>/return.html`. */
-  shopOrigin: string;
+  shopOrigin: string
   /** The built storefront (demo/dist). */
-  shopDir: string;
-  book?: OrderBook;
-  log?: (message: string, error?: unknown) => void;
+  shopDir: string
+  book?: OrderBook
+  log?: (message: string, error?: unknown) => void
 }
 
 const PlaceOrder = z.object({
@@ -23,56 +23,56 @@ const PlaceOrder = z.object({
     .min(1, { error: 'the cart is empty' })
     .max(20),
   returnMode: z.enum(RETURN_MODES).default('https'),
-});
+})
 
 /** The return URLs each demo switch position gives Till; only `https` keeps the redirect on. */
 function checkoutFor(mode: ReturnMode, url: string): { successUrl?: string; errorUrl?: string } {
   switch (mode) {
     case 'https':
-      return { successUrl: url, errorUrl: url };
+      return { successUrl: url, errorUrl: url }
     case 'http':
-      return { successUrl: url.replace(/^https:/, 'http:'), errorUrl: url.replace(/^https:/, 'http:') };
+      return { successUrl: url.replace(/^https:/, 'http:'), errorUrl: url.replace(/^https:/, 'http:') }
     case 'malformed':
-      return { successUrl: url.replace(/^https:\/\//, 'https://exa mple/'), errorUrl: url };
+      return { successUrl: url.replace(/^https:\/\//, 'https://exa mple/'), errorUrl: url }
     case 'missing':
-      return { successUrl: url };
+      return { successUrl: url }
   }
 }
 
 export function createDemoApp(deps: DemoDeps): Express {
-  const book = deps.book ?? orderBook();
-  const log = deps.log ?? ((message, error) => console.error(message, error ?? ''));
-  const app = express();
-  app.disable('x-powered-by');
-  app.use(securityHeaders);
+  const book = deps.book ?? orderBook()
+  const log = deps.log ?? ((message, error) => console.error(message, error ?? ''))
+  const app = express()
+  app.disable('x-powered-by')
+  app.use(securityHeaders)
 
   app.get('/healthz', (_request, response) => {
-    response.json({ ok: true });
-  });
+    response.json({ ok: true })
+  })
   app.get('/api/products', (_request, response) => {
-    response.json(PRODUCTS.map((product) => ({ ...product, price: moneyView(product.price) })));
-  });
+    response.json(PRODUCTS.map((product) => ({ ...product, price: moneyView(product.price) })))
+  })
   app.post('/api/orders', express.json({ limit: '8kb' }), (request, response) => {
-    const parsed = PlaceOrder.safeParse(request.body);
+    const parsed = PlaceOrder.safeParse(request.body)
     if (!parsed.success) {
-      response.status(400).json({ code: 'invalid_request', message: 'The order is not valid.', issues: toErrorIssues(parsed.error) });
-      return;
+      response.status(400).json({ code: 'invalid_request', message: 'The order is not valid.', issues: toErrorIssues(parsed.error) })
+      return
     }
     try {
-      response.status(201).json(orderView(book.place(parsed.data.items, parsed.data.returnMode)));
+      response.status(201).json(orderView(book.place(parsed.data.items, parsed.data.returnMode)))
     } catch (error) {
-      if (!(error instanceof UnknownProductError)) throw error;
-      response.status(400).json({ code: 'invalid_request', message: error.message });
+      if (!(error instanceof UnknownProductError)) throw error
+      response.status(400).json({ code: 'invalid_request', message: error.message })
     }
-  });
+  })
   app.get('/api/orders', (_request, response) => {
-    response.set('Cache-Control', 'no-store').json(book.list().map(orderView));
-  });
+    response.set('Cache-Control', 'no-store').json(book.list().map(orderView))
+  })
   app.get('/api/orders/:id', (request, response) => {
-    const order = book.get(request.params.id);
-    if (order === undefined) response.status(404).json({ code: 'order_not_found', message: 'There is no such order.' });
-    else response.set('Cache-Control', 'no-store').json(orderView(order));
-  });
+    const order = book.get(request.params.id)
+    if (order === undefined) response.status(404).json({ code: 'order_not_found', message: 'There is no such order.' })
+    else response.set('Cache-Control', 'no-store').json(orderView(order))
+  })
 
   app.use(
     '/pay',
@@ -83,26 +83,27 @@ export function createDemoApp(deps: DemoDeps): Express {
       checkout: (order, url) => checkoutFor(order.returnMode, url),
       onPaid: (order, paymentId) => {
         // A real shop would ship the order here; the demo keeps a log the orders page shows.
-        order.fulfilments.push({ at: new Date(), paymentId });
+        order.fulfilments.push({ at: new Date(), paymentId })
       },
       onError: (error) => log('[demo] payment error', error),
     }),
-  );
+  )
 
-  app.use(express.static(deps.shopDir, { extensions: ['html'], index: 'index.html' }));
+  app.use(express.static(deps.shopDir, { extensions: ['html'], index: 'index.html' }))
   app.use((error: unknown, _request: Request, response: Response, _next: NextFunction) => {
-    log('[demo] unexpected error', error);
-    response.status(500).json({ code: 'internal_error', message: 'Something went wrong in the demo shop.' });
-  });
-  return app;
+    log('[demo] unexpected error', error)
+    response.status(500).json({ code: 'internal_error', message: 'Something went wrong in the demo shop.' })
+  })
+  return app
 }
 
 // The storefront's pages load only their own scripts and styles; the shop talks to its own backend only.
 function securityHeaders(_request: Request, response: Response, next: NextFunction): void {
   response.set({
-    'Content-Security-Policy': "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self' http: https:",
+    'Content-Security-Policy':
+      "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self' http: https:",
     'Referrer-Policy': 'same-origin',
     'X-Content-Type-Options': 'nosniff',
-  });
-  next();
+  })
+  next()
 }

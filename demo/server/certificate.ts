@@ -1,11 +1,11 @@
 // A certificate for localhost and 127.0.0.1, made at start-up: the shop is served over HTTPS so that its
 // return URLs are valid HTTPS URLs and the checkout page's redirect is enabled (spec 4.2). Browsers will
 // not trust it; the demo says so, and the e2e suite ignores HTTPS errors.
-import selfsigned from 'selfsigned';
+import selfsigned from 'selfsigned'
 
 export interface Certificate {
-  key: string;
-  cert: string;
+  key: string
+  cert: string
 }
 
 export async function localhostCertificate(): Promise<Certificate> {
@@ -24,6 +24,6 @@ export async function localhostCertificate(): Promise<Certificate> {
         ],
       },
     ],
-  });
-  return { key: pems.private, cert: pems.cert };
+  })
+  return { key: pems.private, cert: pems.cert }
 }

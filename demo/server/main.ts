@@ -2,42 +2,54 @@
 // built shop, until Ctrl-C. Flags: --port (shop, 5443), --till-port (4000), --no-build, --state-file F
 // (writes the addresses and the sandbox credentials as JSON, for the e2e suite), and any `till serve`
 // flag after `--`.
-import { chmodSync, rmSync, writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
-import { z } from 'zod';
-import { startDemoStack } from './stack.ts';
+import { chmodSync, rmSync, writeFileSync } from 'node:fs'
+import { parseArgs } from 'node:util'
+import { z } from 'zod'
+import { startDemoStack } from './stack.ts'
 
-const Port = z.coerce.number().int().min(0).max(65_535);
+const Port = z.coerce.number().int().min(0).max(65_535)
 const Flags = z.object({
   port: Port.default(5443),
   'till-port': Port.default(4000),
   'no-build': z.boolean().default(false),
   'state-file': z.string().optional(),
-});
+})
 
 function flags() {
   const { values, positionals } = parseArgs({
-    options: { port: { type: 'string' }, 'till-port': { type: 'string' }, 'no-build': { type: 'boolean' }, 'state-file': { type: 'string' } },
+    options: {
+      port: { type: 'string' },
+      'till-port': { type: 'string' },
+      'no-build': { type: 'boolean' },
+      'state-file': { type: 'string' },
+    },
     allowPositionals: true,
-  });
-  const parsed = Flags.safeParse(values);
+  })
+  const parsed = Flags.safeParse(values)
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((issue) => `  --${issue.path.join('.')}: ${issue.message}`);
-    throw new Error(`invalid flags:\n${lines.join('\n')}\nUsage: demo [--port 5443] [--till-port 4000] [--no-build] [--state-file F] [-- <till serve flags>]`);
+    const lines = parsed.error.issues.map((issue) => `  --${issue.path.join('.')}: ${issue.message}`)
+    throw new Error(
+      `invalid flags:\n${lines.join('\n')}\nUsage: demo [--port 5443] [--till-port 4000] [--no-build] [--state-file F] [-- <till serve flags>]`,
+    )
   }
-  return { ...parsed.data, tillArgs: positionals };
+  return { ...parsed.data, tillArgs: positionals }
 }
 
 async function main(): Promise<void> {
-  const options = flags();
-  const stack = await startDemoStack({ port: options.port, tillPort: options['till-port'], tillArgs: options.tillArgs, build: !options['no-build'] });
-  const stateFile = options['state-file'];
+  const options = flags()
+  const stack = await startDemoStack({
+    port: options.port,
+    tillPort: options['till-port'],
+    tillArgs: options.tillArgs,
+    build: !options['no-build'],
+  })
+  const stateFile = options['state-file']
   if (stateFile) {
     // It holds the sandbox key, and is only true while the stack runs: gone when the process ends, however
     // it ends short of SIGKILL (the signal handlers below end it through process.exit).
-    process.once('exit', () => rmSync(stateFile, { force: true }));
-    writeFileSync(stateFile, JSON.stringify({ shopUrl: stack.shopUrl, till: stack.till }), { mode: 0o600 });
-    chmodSync(stateFile, 0o600);
+    process.once('exit', () => rmSync(stateFile, { force: true }))
+    writeFileSync(stateFile, JSON.stringify({ shopUrl: stack.shopUrl, till: stack.till }), { mode: 0o600 })
+    chmodSync(stateFile, 0o600)
   }
   process.stdout.write(
     `${[
@@ -51,18 +63,18 @@ async function main(): Promise<void> {
       '  Ctrl-C stops everything.',
       '',
     ].join('\n')}\n`,
-  );
-  let stopping = false;
+  )
+  let stopping = false
   const stop = (): void => {
-    if (stopping) return;
-    stopping = true;
-    void stack.stop().then(() => process.exit(0));
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+    if (stopping) return
+    stopping = true
+    void stack.stop().then(() => process.exit(0))
+  }
+  process.on('SIGINT', stop)
+  process.on('SIGTERM', stop)
 }
 
 main().catch((error: unknown) => {
-  console.error(`demo: ${error instanceof Error ? error.message : String(error)}`);
-  process.exit(1);
-});
+  console.error(`demo: ${error instanceof Error ? error.message : String(error)}`)
+  process.exit(1)
+})

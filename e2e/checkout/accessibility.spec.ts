@@ -30,7 +30,11 @@ async function expectNoAxeViolations(page: Page, screen: string) {
   const { results } = outcome
   // axe ran its rules on this screen: an empty violation list from an analysis of nothing proves nothing.
   expect(results.passes.length, screen).toBeGreaterThan(10)
-  expect(results.violations.map((violation) => `${screen}: ${violation.id} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`)).toEqual([])
+  expect(
+    results.violations.map(
+      (violation) => `${screen}: ${violation.id} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`,
+    ),
+  ).toEqual([])
 }
 
 for (const scheme of ['light', 'dark'] as const) {

@@ -95,7 +95,11 @@ test('the sandbox "expire now" control ends the payment and sends the buyer to e
   expect(await till.status(payment.paymentId)).toEqual({ status: 'expired', isFinal: true })
 })
 
-test('a payment expired from the merchant side while its page is open shows expired at once, then redirects', async ({ page, till, merchant }) => {
+test('a payment expired from the merchant side while its page is open shows expired at once, then redirects', async ({
+  page,
+  till,
+  merchant,
+}) => {
   const payment = await till.createPayment({ checkout: { successUrl: merchant.url('/paid'), errorUrl: merchant.url('/failed') } })
   await page.goto(payment.gatewayUrl)
   await page.getByRole('button', { name: 'Test Wallet: Pays' }).click()
@@ -123,7 +127,11 @@ test('a page opened after the payment ended shows the outcome and redirects the 
   await expect(page).toHaveURL(merchant.url(`/paid?x=1&payment_id=${payment.paymentId}`))
 })
 
-test('a payment whose time runs out while the buyer looks at it turns expired and returns to errorUrl', async ({ page, till, merchant }) => {
+test('a payment whose time runs out while the buyer looks at it turns expired and returns to errorUrl', async ({
+  page,
+  till,
+  merchant,
+}) => {
   const payment = await till.createPayment({ checkout: { successUrl: merchant.url('/paid'), errorUrl: merchant.url('/failed?order=9') } })
   await page.goto(payment.gatewayUrl)
   await expect(page.getByRole('timer')).toHaveText(/Expires in 1[45]:\d\d/)

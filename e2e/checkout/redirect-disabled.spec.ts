@@ -4,11 +4,17 @@ import { expect, test } from '../fixtures.ts'
 import { freezePageClock, outcomeHeading, payWith } from './buyer.ts'
 
 const cases: { name: string; checkout: (origin: string) => { successUrl?: string; errorUrl?: string } | undefined }[] = [
-  { name: 'an http:// successUrl', checkout: (origin) => ({ successUrl: `${origin.replace('https:', 'http:')}/paid`, errorUrl: `${origin}/failed` }) },
+  {
+    name: 'an http:// successUrl',
+    checkout: (origin) => ({ successUrl: `${origin.replace('https:', 'http:')}/paid`, errorUrl: `${origin}/failed` }),
+  },
   { name: 'a malformed errorUrl', checkout: (origin) => ({ successUrl: `${origin}/paid`, errorUrl: 'https://exa mple.com/failed' }) },
   { name: 'errorUrl missing', checkout: (origin) => ({ successUrl: `${origin}/paid` }) },
   { name: 'both URLs missing', checkout: () => undefined },
-  { name: 'an HTTPS URL with credentials', checkout: (origin) => ({ successUrl: `${origin.replace('https://', 'https://shop:secret@')}/paid`, errorUrl: `${origin}/failed` }) },
+  {
+    name: 'an HTTPS URL with credentials',
+    checkout: (origin) => ({ successUrl: `${origin.replace('https://', 'https://shop:secret@')}/paid`, errorUrl: `${origin}/failed` }),
+  },
 ]
 
 for (const { name, checkout } of cases) {

@@ -2,7 +2,7 @@
 import { expect, test } from '../fixtures.ts'
 import { outcomeHeading, payWith } from './buyer.ts'
 
-test("a tampered gateway request for another payment is refused, and that payment is untouched", async ({ page, till }) => {
+test('a tampered gateway request for another payment is refused, and that payment is untouched', async ({ page, till }) => {
   const mine = await till.createPayment()
   const theirs = await till.createPayment()
   await page.goto(mine.gatewayUrl)
@@ -18,7 +18,14 @@ test("a tampered gateway request for another payment is refused, and that paymen
     return [
       await call('/status'),
       await call('/options'),
-      await call('/confirm', { method: 'POST', body: JSON.stringify({ walletId: 'sandbox_pays', optionId: 'usdc-base', account: 'eip155:8453:0x52908400098527886e0f7030069857d2e4169ee7' }) }),
+      await call('/confirm', {
+        method: 'POST',
+        body: JSON.stringify({
+          walletId: 'sandbox_pays',
+          optionId: 'usdc-base',
+          account: 'eip155:8453:0x52908400098527886e0f7030069857d2e4169ee7',
+        }),
+      }),
       await call('/expire', { method: 'POST', body: '{}' }),
     ]
   }, theirs.paymentId)
@@ -53,7 +60,8 @@ test('inside a native WebView the page posts PAY_SUCCESS or PAY_FAILURE on the b
   await page.goto(`${succeeded.gatewayUrl}?returnUrl=shop%3A%2F%2Fpaid&preferUniversalLinks=1`)
   await payWith(page, 'pays')
   await expect(outcomeHeading(page, 'Payment successful')).toBeVisible()
-  const messages = () => page.evaluate(() => (window as unknown as { bridgeMessages: string[] }).bridgeMessages.map((raw) => JSON.parse(raw)))
+  const messages = () =>
+    page.evaluate(() => (window as unknown as { bridgeMessages: string[] }).bridgeMessages.map((raw) => JSON.parse(raw)))
   expect(await messages()).toEqual([{ type: 'PAY_SUCCESS', success: true, message: 'Payment successful' }])
 
   const failed = await till.createPayment()

@@ -32,5 +32,9 @@ export default {
   // Lit's development build (nodeResolve picks it) says so once per file; its other warnings stay.
   filterBrowserLogs: ({ args }) => !String(args[0]).includes('Lit is in dev mode'),
   // Every test by name and the failures at the end (summary), the progress bar (default), the counts (json).
-  reporters: [defaultReporter({ reportTestResults: false }), summaryReporter({ flatten: false }), jsonReporter(process.env.TILL_WTR_REPORT)],
+  reporters: [
+    defaultReporter({ reportTestResults: false }),
+    summaryReporter({ flatten: false }),
+    jsonReporter(process.env.TILL_WTR_REPORT),
+  ],
 }

@@ -1,3 +1,3 @@
-export function chromiumExecutable(): string | undefined;
-export const CHROMIUM_FLAGS: readonly string[];
-export function chromiumLaunchOptions(): { executablePath?: string; args: string[] };
+export function chromiumExecutable(): string | undefined
+export const CHROMIUM_FLAGS: readonly string[]
+export function chromiumLaunchOptions(): { executablePath?: string; args: string[] }

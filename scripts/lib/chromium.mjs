@@ -1,6 +1,6 @@
 // How the test suites launch Chromium (Playwright's e2e and web-test-runner's component tests): Debian's
 // browser by default, CHROMIUM_PATH to use another, and the flags this kind of machine needs.
-import { existsSync } from 'node:fs';
+import { existsSync } from 'node:fs'
 
 /**
  * The Chromium to launch: CHROMIUM_PATH, else /usr/bin/chromium; undefined when neither exists, so that
@@ -8,7 +8,9 @@ import { existsSync } from 'node:fs';
  * @returns {string | undefined}
  */
 export function chromiumExecutable() {
-  return [process.env.CHROMIUM_PATH, '/usr/bin/chromium'].find((candidate) => candidate !== undefined && candidate !== '' && existsSync(candidate));
+  return [process.env.CHROMIUM_PATH, '/usr/bin/chromium'].find(
+    (candidate) => candidate !== undefined && candidate !== '' && existsSync(candidate),
+  )
 }
 
 /** @type {readonly string[]} */
@@ -21,10 +23,10 @@ export const CHROMIUM_FLAGS = [
   '--disable-component-update',
   '--disable-sync',
   '--no-first-run',
-];
+]
 
 /** Playwright's `launchOptions` for that Chromium. */
 export function chromiumLaunchOptions() {
-  const executablePath = chromiumExecutable();
-  return { ...(executablePath ? { executablePath } : {}), args: [...CHROMIUM_FLAGS] };
+  const executablePath = chromiumExecutable()
+  return { ...(executablePath ? { executablePath } : {}), args: [...CHROMIUM_FLAGS] }
 }

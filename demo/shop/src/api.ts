@@ -1,43 +1,49 @@
 // The shop's calls to its own backend. Money arrives as integer minor units plus a display string made on
 // the server; the pages never compute a price.
 export interface Money {
-  currency: string;
-  value: string;
-  formatted: string;
+  currency: string
+  value: string
+  formatted: string
 }
 
 export interface Product {
-  id: string;
-  name: string;
-  description: string;
-  picture: string;
-  price: Money;
+  id: string
+  name: string
+  description: string
+  picture: string
+  price: Money
 }
 
-export type ReturnMode = 'https' | 'http' | 'malformed' | 'missing';
+export type ReturnMode = 'https' | 'http' | 'malformed' | 'missing'
 
 export interface Order {
-  id: string;
-  createdAt: string;
-  lines: { productId: string; name: string; quantity: number; unitPrice: Money }[];
-  total: Money;
-  returnMode: ReturnMode;
-  paymentId: string | null;
-  paid: boolean;
-  fulfilments: { at: string; paymentId: string }[];
+  id: string
+  createdAt: string
+  lines: { productId: string; name: string; quantity: number; unitPrice: Money }[]
+  total: Money
+  returnMode: ReturnMode
+  paymentId: string | null
+  paid: boolean
+  fulfilments: { at: string; paymentId: string }[]
 }
 
 async function json<T>(response: Response): Promise<T> {
-  const body: unknown = await response.json().catch(() => undefined);
+  const body: unknown = await response.json().catch(() => undefined)
   if (!response.ok) {
-    const message = typeof body === 'object' && body !== null && 'message' in body ? String(body.message) : `HTTP ${response.status}`;
-    throw new Error(message);
+    const message = typeof body === 'object' && body !== null && 'message' in body ? String(body.message) : `HTTP ${response.status}`
+    throw new Error(message)
   }
-  return body as T;
+  return body as T
 }
 
-export const products = async (): Promise<Product[]> => json(await fetch('/api/products'));
-export const orders = async (): Promise<Order[]> => json(await fetch('/api/orders'));
-export const order = async (id: string): Promise<Order> => json(await fetch(`/api/orders/${encodeURIComponent(id)}`));
+export const products = async (): Promise<Product[]> => json(await fetch('/api/products'))
+export const orders = async (): Promise<Order[]> => json(await fetch('/api/orders'))
+export const order = async (id: string): Promise<Order> => json(await fetch(`/api/orders/${encodeURIComponent(id)}`))
 export const placeOrder = async (items: { productId: string; quantity: number }[], returnMode: ReturnMode): Promise<Order> =>
-  json(await fetch('/api/orders', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ items, returnMode }) }));
+  json(
+    await fetch('/api/orders', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ items, returnMode }),
+    }),
+  )

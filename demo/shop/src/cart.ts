@@ -1,28 +1,28 @@
 // The cart, and the demo's switch for the return URLs the order's payment is created with.
-import { html, render } from 'lit';
-import { placeOrder, products, type Product, type ReturnMode } from './api.ts';
-import { readCart, writeCart, type Cart } from './cart-store.ts';
-import { showProblem } from './layout.ts';
+import { html, render } from 'lit'
+import { placeOrder, products, type Product, type ReturnMode } from './api.ts'
+import { readCart, writeCart, type Cart } from './cart-store.ts'
+import { showProblem } from './layout.ts'
 
-const root = document.querySelector<HTMLElement>('#cart')!;
+const root = document.querySelector<HTMLElement>('#cart')!
 
 const RETURN_CHOICES: { mode: ReturnMode; label: string; hint: string }[] = [
   { mode: 'https', label: 'HTTPS return URLs', hint: 'the checkout page counts down and sends you back here' },
   { mode: 'http', label: 'http:// return URLs', hint: 'redirect disabled: the checkout page shows a generic end screen' },
   { mode: 'malformed', label: 'A malformed successUrl', hint: 'redirect disabled' },
   { mode: 'missing', label: 'No errorUrl', hint: 'redirect disabled' },
-];
+]
 
-let catalog: Product[] = [];
-let placing = false;
-let problem = '';
+let catalog: Product[] = []
+let placing = false
+let problem = ''
 
 function draw(): void {
-  const cart = readCart();
-  const lines = catalog.filter((product) => (cart[product.id] ?? 0) > 0);
+  const cart = readCart()
+  const lines = catalog.filter((product) => (cart[product.id] ?? 0) > 0)
   if (lines.length === 0) {
-    render(html`<p>Your cart is empty. <a href="./">Browse the tea.</a></p>`, root);
-    return;
+    render(html`<p>Your cart is empty. <a href="./">Browse the tea.</a></p>`, root)
+    return
   }
   render(
     html`<table>
@@ -56,39 +56,39 @@ function draw(): void {
         ${problem ? html`<p class="problem" role="alert">${problem}</p>` : ''}
       </form>`,
     root,
-  );
+  )
 }
 
 function change(cart: Cart, productId: string, by: number): void {
-  const next = (cart[productId] ?? 0) + by;
-  if (next > 0) cart[productId] = next;
-  else delete cart[productId];
-  writeCart(cart);
-  draw();
+  const next = (cart[productId] ?? 0) + by
+  if (next > 0) cart[productId] = next
+  else delete cart[productId]
+  writeCart(cart)
+  draw()
 }
 
 async function place(event: SubmitEvent): Promise<void> {
-  event.preventDefault();
-  const form = event.currentTarget as HTMLFormElement;
-  const mode = new FormData(form).get('returnMode') as ReturnMode;
-  const items = Object.entries(readCart()).map(([productId, quantity]) => ({ productId, quantity }));
-  placing = true;
-  problem = '';
-  draw();
+  event.preventDefault()
+  const form = event.currentTarget as HTMLFormElement
+  const mode = new FormData(form).get('returnMode') as ReturnMode
+  const items = Object.entries(readCart()).map(([productId, quantity]) => ({ productId, quantity }))
+  placing = true
+  problem = ''
+  draw()
   try {
-    const order = await placeOrder(items, mode);
-    writeCart({});
-    location.assign(`./order.html?order=${encodeURIComponent(order.id)}`);
+    const order = await placeOrder(items, mode)
+    writeCart({})
+    location.assign(`./order.html?order=${encodeURIComponent(order.id)}`)
   } catch (error) {
-    placing = false;
-    problem = error instanceof Error ? error.message : String(error);
-    draw();
+    placing = false
+    problem = error instanceof Error ? error.message : String(error)
+    draw()
   }
 }
 
 try {
-  catalog = await products();
-  draw();
+  catalog = await products()
+  draw()
 } catch (error) {
-  showProblem(root, error);
+  showProblem(root, error)
 }

@@ -1,13 +1,13 @@
 // Every order and what happened to it: paid or not, by which payment, and each fulfilment (there must never
 // be more than one).
-import { html, render } from 'lit';
-import { orders } from './api.ts';
-import { showProblem } from './layout.ts';
+import { html, render } from 'lit'
+import { orders } from './api.ts'
+import { showProblem } from './layout.ts'
 
-const root = document.querySelector<HTMLElement>('#orders')!;
+const root = document.querySelector<HTMLElement>('#orders')!
 
 try {
-  const list = await orders();
+  const list = await orders()
   render(
     list.length === 0
       ? html`<p>No orders yet. <a href="./">Browse the tea.</a></p>`
@@ -28,7 +28,7 @@ try {
           </tbody>
         </table>`,
     root,
-  );
+  )
 } catch (error) {
-  showProblem(root, error);
+  showProblem(root, error)
 }

@@ -1,12 +1,12 @@
-import { html, render } from 'lit';
-import { products } from './api.ts';
-import { addToCart } from './cart-store.ts';
-import { showProblem } from './layout.ts';
+import { html, render } from 'lit'
+import { products } from './api.ts'
+import { addToCart } from './cart-store.ts'
+import { showProblem } from './layout.ts'
 
-const list = document.querySelector<HTMLElement>('#products')!;
+const list = document.querySelector<HTMLElement>('#products')!
 
 try {
-  const items = await products();
+  const items = await products()
   render(
     items.map(
       (product) => html`<li class="card">
@@ -18,7 +18,7 @@ try {
       </li>`,
     ),
     list,
-  );
+  )
 } catch (error) {
-  showProblem(list, error);
+  showProblem(list, error)
 }

@@ -1,10 +1,4 @@
-import type {
-  CheckoutConfirmRequest,
-  CheckoutStatus,
-  ErrorBody,
-  MerchantPaymentStatus,
-  PaymentOptionsResponse,
-} from '@till/contract'
+import type { CheckoutConfirmRequest, CheckoutStatus, ErrorBody, MerchantPaymentStatus, PaymentOptionsResponse } from '@till/contract'
 
 /** A failed gateway call: `status` 0 means the service was not reached at all. */
 export class GatewayError extends Error {

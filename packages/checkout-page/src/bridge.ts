@@ -14,9 +14,7 @@ declare global {
 export function postBridgeMessage(success: boolean, text: string): void {
   const bridge = window.NativeWebView
   if (!bridge || typeof bridge.postMessage !== 'function') return
-  const message = success
-    ? { type: 'PAY_SUCCESS', success: true, message: text }
-    : { type: 'PAY_FAILURE', success: false, error: text }
+  const message = success ? { type: 'PAY_SUCCESS', success: true, message: text } : { type: 'PAY_FAILURE', success: false, error: text }
   try {
     bridge.postMessage(JSON.stringify(message))
   } catch {

@@ -170,10 +170,16 @@ export class CheckoutController {
     try {
       const { options } = await this.#deps.api.options(abort.signal)
       if (abort.signal.aborted) return
-      this.#update({ step: { name: 'choose', wallet, address, options: { state: 'ready', options, selected: options[0]?.id ?? null } } }, false)
+      this.#update(
+        { step: { name: 'choose', wallet, address, options: { state: 'ready', options, selected: options[0]?.id ?? null } } },
+        false,
+      )
     } catch (error) {
       if (abort.signal.aborted) return
-      this.#update({ step: { name: 'choose', wallet, address, options: { state: 'error' } }, notice: error instanceof GatewayError && error.status === 429 ? { kind: 'rateLimited' } : { kind: 'optionsFailed' } })
+      this.#update({
+        step: { name: 'choose', wallet, address, options: { state: 'error' } },
+        notice: error instanceof GatewayError && error.status === 429 ? { kind: 'rateLimited' } : { kind: 'optionsFailed' },
+      })
     }
   }
 

@@ -3,10 +3,7 @@ import { STATUS_PROGRESS } from '@till/contract/status-order'
 
 /** What the page knows and shows; views are pure functions of it. */
 
-export type OptionsLoad =
-  | { state: 'loading' }
-  | { state: 'ready'; options: PaymentOption[]; selected: string | null }
-  | { state: 'error' }
+export type OptionsLoad = { state: 'loading' } | { state: 'ready'; options: PaymentOption[]; selected: string | null } | { state: 'error' }
 
 /** Where the buyer is while the payment is pending. */
 export type Step =

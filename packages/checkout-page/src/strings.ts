@@ -53,8 +53,7 @@ export const en = {
     expired: { heading: 'Payment expired', body: 'The time to pay ran out. Go back to the shop to start a new payment.' },
   } satisfies Record<Extract<MerchantPaymentStatus, 'succeeded' | 'failed' | 'expired'>, { heading: string; body: string }>,
   genericNext: 'You can close this page now.',
-  returningIn: (merchant: string, seconds: number) =>
-    `Returning to ${merchant} in ${seconds} ${seconds === 1 ? 'second' : 'seconds'}.`,
+  returningIn: (merchant: string, seconds: number) => `Returning to ${merchant} in ${seconds} ${seconds === 1 ? 'second' : 'seconds'}.`,
   returningNow: (merchant: string) => `Returning to ${merchant}…`,
   redirectProgress: 'Time until you are returned to the shop',
   returnNow: (merchant: string) => `Return to ${merchant} now`,

@@ -39,19 +39,23 @@ function pendingView(model: Model, t: Strings, actions: Actions) {
     <p class="expiry" role="timer" aria-atomic="true">
       ${remaining > 0 ? t.expiresIn(formatRemaining(remaining)) : t.expiring}
     </p>
-    ${step.name === 'connect'
-      ? connectView(model, t, actions)
-      : step.name === 'choose'
-        ? chooseView(step, t, actions)
-        : signingView(step, t)}
-    ${model.session.sandbox && step.name !== 'signing'
-      ? html`<div class="sandbox-tools">
+    ${
+      step.name === 'connect'
+        ? connectView(model, t, actions)
+        : step.name === 'choose'
+          ? chooseView(step, t, actions)
+          : signingView(step, t)
+    }
+    ${
+      model.session.sandbox && step.name !== 'signing'
+        ? html`<div class="sandbox-tools">
           <button type="button" class="link-button" aria-describedby="expire-hint" @click=${actions.expireNow}>
             ${t.expireNow}
           </button>
           <p id="expire-hint" class="hint">${t.expireNowHint}</p>
         </div>`
-      : nothing}
+        : nothing
+    }
   `
 }
 
@@ -59,9 +63,10 @@ function connectView(model: Model, t: Strings, actions: Actions) {
   const { wallets, sandbox } = model.session
   return html`
     ${heading(t.connectHeading)}
-    ${wallets.length === 0
-      ? html`<p>${t.noWallets}</p>`
-      : html`<p class="intro">${t.connectIntro}</p>
+    ${
+      wallets.length === 0
+        ? html`<p>${t.noWallets}</p>`
+        : html`<p class="intro">${t.connectIntro}</p>
           ${sandbox ? html`<p class="hint">${t.sandboxNote}</p>` : nothing}
           <ul class="wallets" role="list">
             ${wallets.map(
@@ -72,7 +77,8 @@ function connectView(model: Model, t: Strings, actions: Actions) {
                 </button>
               </li>`,
             )}
-          </ul>`}
+          </ul>`
+    }
   `
 }
 
@@ -82,19 +88,23 @@ function chooseView(step: Extract<Step, { name: 'choose' }>, t: Strings, actions
   return html`
     ${heading(t.chooseHeading)}
     <p class="connected">${t.connectedAs(step.wallet.name, shortAccount(step.address))}</p>
-    ${load.state === 'loading'
-      ? html`<p class="loading" role="status">${t.optionsLoading}</p>`
-      : load.state === 'error'
-        ? html`<button type="button" class="secondary" @click=${actions.retryOptions}>${t.retry}</button>`
-        : html`<fieldset class="options">
+    ${
+      load.state === 'loading'
+        ? html`<p class="loading" role="status">${t.optionsLoading}</p>`
+        : load.state === 'error'
+          ? html`<button type="button" class="secondary" @click=${actions.retryOptions}>${t.retry}</button>`
+          : html`<fieldset class="options">
             <legend>${t.optionsLegend}</legend>
             ${load.options.map((option) => optionView(option, option.id === load.selected, t, actions))}
-          </fieldset>`}
-    ${selected
-      ? html`<button type="button" class="primary" @click=${actions.pay}>
+          </fieldset>`
+    }
+    ${
+      selected
+        ? html`<button type="button" class="primary" @click=${actions.pay}>
           ${t.payButton(formatToken(selected.tokenAmount, t.locale))}
         </button>`
-      : nothing}
+        : nothing
+    }
     <button type="button" class="link-button" @click=${actions.changeWallet}>${t.changeWallet}</button>
   `
 }
@@ -120,9 +130,11 @@ function paidDetails(paid: CheckoutPaid | null, t: Strings) {
   if (!paid?.tokenAmount) return nothing
   return html`<dl class="details">
     <div><dt>${t.paidWith}</dt><dd>${formatToken(paid.tokenAmount, t.locale)} ${t.onNetwork(paid.network.name)}</dd></div>
-    ${paid.transactionHash
-      ? html`<div><dt>${t.transaction}</dt><dd><code title=${paid.transactionHash}>${shortAccount(paid.transactionHash)}</code></dd></div>`
-      : nothing}
+    ${
+      paid.transactionHash
+        ? html`<div><dt>${t.transaction}</dt><dd><code title=${paid.transactionHash}>${shortAccount(paid.transactionHash)}</code></dd></div>`
+        : nothing
+    }
   </dl>`
 }
 
@@ -146,13 +158,15 @@ function finalView(model: Model, t: Strings, status: FinalView) {
       ${heading(words.heading)}
       <p>${words.body}</p>
       ${status === 'failed' ? nothing : paidDetails(model.status.paid, t)}
-      ${redirect && left !== null
-        ? html`<div class="countdown">
+      ${
+        redirect && left !== null
+          ? html`<div class="countdown">
             <p>${left > 0 ? t.returningIn(merchant, Math.ceil(left / 1000)) : t.returningNow(merchant)}</p>
             <progress max=${redirect.countdownMs} .value=${redirect.countdownMs - left} aria-label=${t.redirectProgress}></progress>
             <a class="return-link" href=${redirect.url}>${t.returnNow(merchant)}</a>
           </div>`
-        : html`<p class="hint">${t.genericNext}</p>`}
+          : html`<p class="hint">${t.genericNext}</p>`
+      }
     </div>
   `
 }

@@ -1,8 +1,8 @@
-import { checkApiKey, type ClientHooks, resolveConfig, type TillClientOptions } from './config.ts';
-import { RequestCore } from './request.ts';
-import { MerchantPayments } from './resources/merchant-payments.ts';
-import { Payments } from './resources/payments.ts';
-import { Sandbox } from './resources/sandbox.ts';
+import { checkApiKey, type ClientHooks, resolveConfig, type TillClientOptions } from './config.ts'
+import { RequestCore } from './request.ts'
+import { MerchantPayments } from './resources/merchant-payments.ts'
+import { Payments } from './resources/payments.ts'
+import { Sandbox } from './resources/sandbox.ts'
 
 /**
  * The typed client of the Till API (the Pay service interface). One instance per API key; it keeps
@@ -19,12 +19,12 @@ import { Sandbox } from './resources/sandbox.ts';
  */
 export class TillClient {
   /** The merchant checkout API (spec 4.2, 4.3). */
-  readonly merchantPayments: MerchantPayments;
+  readonly merchantPayments: MerchantPayments
   /** The partner's payment reads (spec 4.4). */
-  readonly payments: Payments;
+  readonly payments: Payments
   /** The sandbox's test hooks: simulate an outcome, confirm a held transaction, reach a deadline. */
-  readonly sandbox: Sandbox;
-  readonly #core: RequestCore;
+  readonly sandbox: Sandbox
+  readonly #core: RequestCore
 
   /**
    * Checks every option at once: a TypeError names a bad `baseUrl`, `apiKey` (never echoed), `merchantId`,
@@ -32,11 +32,11 @@ export class TillClient {
    * `invalid_api_version` or `unknown_api_version`).
    */
   constructor(options: TillClientOptions, hooks?: ClientHooks) {
-    const apiKey = checkApiKey(options?.apiKey);
-    this.#core = new RequestCore(apiKey, resolveConfig(options), options.dispatcher, hooks);
-    this.merchantPayments = new MerchantPayments(this.#core);
-    this.payments = new Payments(this.#core);
-    this.sandbox = new Sandbox(this.#core);
+    const apiKey = checkApiKey(options?.apiKey)
+    this.#core = new RequestCore(apiKey, resolveConfig(options), options.dispatcher, hooks)
+    this.merchantPayments = new MerchantPayments(this.#core)
+    this.payments = new Payments(this.#core)
+    this.sandbox = new Sandbox(this.#core)
   }
 
   /**
@@ -44,6 +44,6 @@ export class TillClient {
    * passed in the options is left open. Later calls reject with `TillConnectionError` `client_closed`.
    */
   close(): Promise<void> {
-    return this.#core.close();
+    return this.#core.close()
   }
 }

@@ -1,4 +1,4 @@
-import { ErrorBody } from '@till/contract';
+import { ErrorBody } from '@till/contract'
 import {
   CLIENT_ERROR_CODES,
   TillApiError,
@@ -10,36 +10,36 @@ import {
   TillNotFoundError,
   TillPermissionError,
   TillRateLimitError,
-} from './errors.ts';
+} from './errors.ts'
 
 /** How much of a body that is not a Till error body is quoted in the message. */
-const QUOTED_BODY_CHARS = 200;
+const QUOTED_BODY_CHARS = 200
 
 export type ErrorResponse = {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-  method: string;
-  path: string;
-  attempts: number;
-  retryAfterMs: number | undefined;
-};
+  status: number
+  headers: Record<string, string>
+  body: string
+  method: string
+  path: string
+  attempts: number
+  retryAfterMs: number | undefined
+}
 
 function parseErrorBody(text: string): ErrorBody | undefined {
-  let json: unknown;
+  let json: unknown
   try {
-    json = JSON.parse(text);
+    json = JSON.parse(text)
   } catch {
-    return undefined;
+    return undefined
   }
-  const parsed = ErrorBody.safeParse(json);
-  return parsed.success ? parsed.data : undefined;
+  const parsed = ErrorBody.safeParse(json)
+  return parsed.success ? parsed.data : undefined
 }
 
 /** A one-line, shortened quote of a body, so an HTML page does not flood a log. */
 function quote(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > QUOTED_BODY_CHARS ? `${flat.slice(0, QUOTED_BODY_CHARS)}…` : flat;
+  const flat = text.replace(/\s+/g, ' ').trim()
+  return flat.length > QUOTED_BODY_CHARS ? `${flat.slice(0, QUOTED_BODY_CHARS)}…` : flat
 }
 
 /**
@@ -48,8 +48,8 @@ function quote(text: string): string {
  * with the code `http_error` and the start of the body in the message.
  */
 export function errorFromResponse(response: ErrorResponse): TillError {
-  const { status, method, path } = response;
-  const body = parseErrorBody(response.body);
+  const { status, method, path } = response
+  const body = parseErrorBody(response.body)
   const init: TillErrorInit = body
     ? {
         message: body.message,
@@ -72,23 +72,23 @@ export function errorFromResponse(response: ErrorResponse): TillError {
         method,
         path,
         attempts: response.attempts,
-      };
-  return errorForStatus(status, init, response.retryAfterMs);
+      }
+  return errorForStatus(status, init, response.retryAfterMs)
 }
 
 function errorForStatus(status: number, init: TillErrorInit, retryAfterMs: number | undefined): TillError {
   switch (status) {
     case 401:
-      return new TillAuthenticationError(init);
+      return new TillAuthenticationError(init)
     case 403:
-      return new TillPermissionError(init);
+      return new TillPermissionError(init)
     case 404:
-      return new TillNotFoundError(init);
+      return new TillNotFoundError(init)
     case 409:
-      return new TillConflictError(init);
+      return new TillConflictError(init)
     case 429:
-      return new TillRateLimitError({ ...init, retryAfterMs });
+      return new TillRateLimitError({ ...init, retryAfterMs })
     default:
-      return status >= 400 && status < 500 ? new TillInvalidRequestError(init) : new TillApiError(init);
+      return status >= 400 && status < 500 ? new TillInvalidRequestError(init) : new TillApiError(init)
   }
 }

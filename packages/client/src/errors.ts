@@ -1,4 +1,4 @@
-import type { ErrorCode, ErrorIssue } from '@till/contract';
+import type { ErrorCode, ErrorIssue } from '@till/contract'
 
 /**
  * Codes this client gives errors that carry no error body of the server: they never collide with a code
@@ -16,25 +16,25 @@ export const CLIENT_ERROR_CODES = {
   invalidResponse: 'invalid_response',
   /** `close()` was called on the client. */
   clientClosed: 'client_closed',
-} as const;
+} as const
 
 /** A code of the spec's error body, a code of {@link CLIENT_ERROR_CODES}, or one added to the server later. */
-export type TillErrorCode = ErrorCode | (typeof CLIENT_ERROR_CODES)[keyof typeof CLIENT_ERROR_CODES] | (string & {});
+export type TillErrorCode = ErrorCode | (typeof CLIENT_ERROR_CODES)[keyof typeof CLIENT_ERROR_CODES] | (string & {})
 
 export type TillErrorInit = {
-  message: string;
-  code: string;
+  message: string
+  code: string
   /** HTTP status; undefined when no response arrived. */
-  status?: number | undefined;
-  issues?: ErrorIssue[] | undefined;
-  details?: Record<string, unknown> | undefined;
+  status?: number | undefined
+  issues?: ErrorIssue[] | undefined
+  details?: Record<string, unknown> | undefined
   /** Response headers, lower-case names. The request's headers (and so the API key) are never kept. */
-  headers?: Record<string, string> | undefined;
-  method: string;
-  path: string;
-  attempts: number;
-  cause?: unknown;
-};
+  headers?: Record<string, string> | undefined
+  method: string
+  path: string
+  attempts: number
+  cause?: unknown
+}
 
 /**
  * Base class of every error the client throws for a request (constructor misuse throws `TypeError`, and an
@@ -43,35 +43,35 @@ export type TillErrorInit = {
  * and never holds the API key.
  */
 export class TillError extends Error {
-  readonly code: TillErrorCode;
-  readonly status: number | undefined;
+  readonly code: TillErrorCode
+  readonly status: number | undefined
   /** Field-level problems of a validation error; empty when the server sent none. */
-  readonly issues: ErrorIssue[];
-  readonly details: Record<string, unknown> | undefined;
-  readonly headers: Record<string, string>;
+  readonly issues: ErrorIssue[]
+  readonly details: Record<string, unknown> | undefined
+  readonly headers: Record<string, string>
   /** The `Pay-Version` the server resolved for the request, when the response carried one. */
-  readonly payVersion: string | undefined;
+  readonly payVersion: string | undefined
   /** The `Request-Id` header of the response, when the server sent one. */
-  readonly requestId: string | undefined;
-  readonly method: string;
+  readonly requestId: string | undefined
+  readonly method: string
   /** Path of the request, with its query, relative to the base URL. */
-  readonly path: string;
+  readonly path: string
   /** How many attempts were made, retries included. */
-  readonly attempts: number;
+  readonly attempts: number
 
   constructor(init: TillErrorInit) {
-    super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
-    this.name = new.target.name;
-    this.code = init.code;
-    this.status = init.status;
-    this.issues = init.issues ?? [];
-    this.details = init.details;
-    this.headers = init.headers ?? {};
-    this.payVersion = this.headers['pay-version'];
-    this.requestId = this.headers['request-id'];
-    this.method = init.method;
-    this.path = init.path;
-    this.attempts = init.attempts;
+    super(init.message, init.cause === undefined ? undefined : { cause: init.cause })
+    this.name = new.target.name
+    this.code = init.code
+    this.status = init.status
+    this.issues = init.issues ?? []
+    this.details = init.details
+    this.headers = init.headers ?? {}
+    this.payVersion = this.headers['pay-version']
+    this.requestId = this.headers['request-id']
+    this.method = init.method
+    this.path = init.path
+    this.attempts = init.attempts
   }
 }
 
@@ -92,11 +92,11 @@ export class TillConflictError extends TillError {}
 
 /** 429: too many requests. `retryAfterMs` is the server's `Retry-After`, when it sent one. */
 export class TillRateLimitError extends TillError {
-  readonly retryAfterMs: number | undefined;
+  readonly retryAfterMs: number | undefined
 
   constructor(init: TillErrorInit & { retryAfterMs: number | undefined }) {
-    super(init);
-    this.retryAfterMs = init.retryAfterMs;
+    super(init)
+    this.retryAfterMs = init.retryAfterMs
   }
 }
 

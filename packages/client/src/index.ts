@@ -1,6 +1,6 @@
 // Public surface of @till/client.
-export { TillClient } from './client.ts';
-export type { RequestOptions, TillClientOptions } from './config.ts';
+export { TillClient } from './client.ts'
+export type { RequestOptions, TillClientOptions } from './config.ts'
 export {
   CLIENT_ERROR_CODES,
   TillApiError,
@@ -15,9 +15,9 @@ export {
   TillRateLimitError,
   TillResponseValidationError,
   TillTimeoutError,
-} from './errors.ts';
-export type { CreatedPayment, CreatePaymentParams, MerchantPayments } from './resources/merchant-payments.ts';
-export type { Payments } from './resources/payments.ts';
-export type { Sandbox } from './resources/sandbox.ts';
-export type { ResponseMeta, TillResponse } from './response.ts';
-export type { RetryTuning } from './retry.ts';
+} from './errors.ts'
+export type { CreatedPayment, CreatePaymentParams, MerchantPayments } from './resources/merchant-payments.ts'
+export type { Payments } from './resources/payments.ts'
+export type { Sandbox } from './resources/sandbox.ts'
+export type { ResponseMeta, TillResponse } from './response.ts'
+export type { RetryTuning } from './retry.ts'

@@ -1,16 +1,16 @@
 /** What the client knows of the HTTP response behind a result. */
 export type ResponseMeta = {
-  readonly status: number;
+  readonly status: number
   /** The version the server resolved for the request (`Pay-Version` response header, spec 9.3). */
-  readonly payVersion: string | undefined;
-  readonly requestId: string | undefined;
+  readonly payVersion: string | undefined
+  readonly requestId: string | undefined
   /** Response headers, lower-case names. */
-  readonly headers: Readonly<Record<string, string>>;
-  readonly method: string;
-  readonly path: string;
+  readonly headers: Readonly<Record<string, string>>
+  readonly method: string
+  readonly path: string
   /** Attempts it took, retries included. */
-  readonly attempts: number;
-};
+  readonly attempts: number
+}
 
 /**
  * A result with its response's metadata under `lastResponse`. The property is not enumerable, so it stays
@@ -20,10 +20,10 @@ export type ResponseMeta = {
  * const status = await till.payments.status(id);
  * status.lastResponse.payVersion; // '2026-02-18'
  */
-export type TillResponse<T> = T & { readonly lastResponse: ResponseMeta };
+export type TillResponse<T> = T & { readonly lastResponse: ResponseMeta }
 
 export function withLastResponse<T extends object>(data: T, meta: ResponseMeta): TillResponse<T> {
-  return Object.defineProperty(data, 'lastResponse', { value: meta, enumerable: false, writable: false }) as TillResponse<T>;
+  return Object.defineProperty(data, 'lastResponse', { value: meta, enumerable: false, writable: false }) as TillResponse<T>
 }
 
 export function responseMeta(
@@ -39,5 +39,5 @@ export function responseMeta(
     method: request.method,
     path: request.path,
     attempts: request.attempts,
-  };
+  }
 }

@@ -1,66 +1,66 @@
 // Regenerates src/iso4217.data.ts from the ISO 4217 list one shipped by `currency-codes`.
 // The table is committed so that runtime code never parses XML and a package bump cannot silently change
 // which currencies the API accepts: re-run `pnpm gen:iso4217` and review the diff instead.
-import { readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 
-const here = dirname(fileURLToPath(import.meta.url));
-const require = createRequire(import.meta.url);
-const xmlPath = join(dirname(require.resolve('currency-codes/package.json')), 'iso-4217-list-one.xml');
+const here = dirname(fileURLToPath(import.meta.url))
+const require = createRequire(import.meta.url)
+const xmlPath = join(dirname(require.resolve('currency-codes/package.json')), 'iso-4217-list-one.xml')
 // An explicit output path lets the test regenerate into a temp file and compare with the committed one.
-const outPath = process.argv[2] ?? join(here, '..', 'src', 'iso4217.data.ts');
+const outPath = process.argv[2] ?? join(here, '..', 'src', 'iso4217.data.ts')
 
-const xml = readFileSync(xmlPath, 'utf8');
+const xml = readFileSync(xmlPath, 'utf8')
 
-const published = /<ISO_4217\s+Pblshd="([^"]+)"/.exec(xml)?.[1];
-if (!published) throw new Error(`no Pblshd attribute in ${xmlPath}`);
+const published = /<ISO_4217\s+Pblshd="([^"]+)"/.exec(xml)?.[1]
+if (!published) throw new Error(`no Pblshd attribute in ${xmlPath}`)
 
-const ENTITIES = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+const ENTITIES = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" }
 function decode(text) {
   return text.replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, (whole, ref) => {
     if (ref[0] === '#') {
-      const cp = ref[1] === 'x' || ref[1] === 'X' ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10);
-      return String.fromCodePoint(cp);
+      const cp = ref[1] === 'x' || ref[1] === 'X' ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10)
+      return String.fromCodePoint(cp)
     }
-    const named = ENTITIES[ref.toLowerCase()];
-    if (named === undefined) throw new Error(`unknown XML entity ${whole}`);
-    return named;
-  });
+    const named = ENTITIES[ref.toLowerCase()]
+    if (named === undefined) throw new Error(`unknown XML entity ${whole}`)
+    return named
+  })
 }
 
 function field(entry, tag) {
-  const match = new RegExp(`<${tag}(\\s[^>]*)?>([\\s\\S]*?)</${tag}>`).exec(entry);
-  if (!match) return undefined;
-  return { attrs: match[1] ?? '', text: decode(match[2]).replace(/\s+/g, ' ').trim() };
+  const match = new RegExp(`<${tag}(\\s[^>]*)?>([\\s\\S]*?)</${tag}>`).exec(entry)
+  if (!match) return undefined
+  return { attrs: match[1] ?? '', text: decode(match[2]).replace(/\s+/g, ' ').trim() }
 }
 
-const byCode = new Map();
+const byCode = new Map()
 for (const [, entry] of xml.matchAll(/<CcyNtry>([\s\S]*?)<\/CcyNtry>/g)) {
-  const code = field(entry, 'Ccy')?.text;
+  const code = field(entry, 'Ccy')?.text
   // Antarctica and similar territories are listed with "No universal currency" and no code.
-  if (!code) continue;
-  const nameField = field(entry, 'CcyNm');
+  if (!code) continue
+  const nameField = field(entry, 'CcyNm')
   // Funds are units of account (e.g. BOV, CLF, USN), not something a buyer pays with.
-  if (/\bIsFund\s*=\s*"true"/i.test(nameField?.attrs ?? '')) continue;
-  const minor = field(entry, 'CcyMnrUnts')?.text;
+  if (/\bIsFund\s*=\s*"true"/i.test(nameField?.attrs ?? '')) continue
+  const minor = field(entry, 'CcyMnrUnts')?.text
   // "N.A." marks metals, SDR, bond units and the test/no-currency codes; none has a minor unit to count in.
-  if (minor === undefined || !/^[0-9]+$/.test(minor)) continue;
-  const number = field(entry, 'CcyNbr')?.text;
-  if (!/^[A-Z]{3}$/.test(code)) throw new Error(`malformed currency code ${JSON.stringify(code)}`);
-  if (!number || !/^[0-9]{3}$/.test(number)) throw new Error(`malformed numeric code for ${code}`);
-  if (!nameField?.text) throw new Error(`no name for ${code}`);
-  const row = { code, number, exponent: Number(minor), name: nameField.text };
-  const seen = byCode.get(code);
+  if (minor === undefined || !/^[0-9]+$/.test(minor)) continue
+  const number = field(entry, 'CcyNbr')?.text
+  if (!/^[A-Z]{3}$/.test(code)) throw new Error(`malformed currency code ${JSON.stringify(code)}`)
+  if (!number || !/^[0-9]{3}$/.test(number)) throw new Error(`malformed numeric code for ${code}`)
+  if (!nameField?.text) throw new Error(`no name for ${code}`)
+  const row = { code, number, exponent: Number(minor), name: nameField.text }
+  const seen = byCode.get(code)
   if (seen && (seen.number !== row.number || seen.exponent !== row.exponent || seen.name !== row.name)) {
-    throw new Error(`conflicting entries for ${code}: ${JSON.stringify(seen)} vs ${JSON.stringify(row)}`);
+    throw new Error(`conflicting entries for ${code}: ${JSON.stringify(seen)} vs ${JSON.stringify(row)}`)
   }
-  byCode.set(code, row);
+  byCode.set(code, row)
 }
 
-const rows = [...byCode.values()].sort((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
-const quote = (s) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+const rows = [...byCode.values()].sort((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : 0))
+const quote = (s) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`
 
 const out = `// GENERATED by scripts/gen-iso4217.mjs — do not edit by hand; run \`pnpm gen:iso4217\`.
 // Source: ISO 4217 list one (current currency & funds), published ${published}, as shipped by currency-codes.
@@ -73,7 +73,7 @@ export const ISO4217_PUBLISHED = ${quote(published)};
 export const ISO4217_CURRENCIES = [
 ${rows.map((r) => `  { code: ${quote(r.code)}, number: ${quote(r.number)}, exponent: ${r.exponent}, name: ${quote(r.name)} },`).join('\n')}
 ] as const;
-`;
+`
 
-writeFileSync(outPath, out);
-console.log(`wrote ${rows.length} currencies (list published ${published}) to ${outPath}`);
+writeFileSync(outPath, out)
+console.log(`wrote ${rows.length} currencies (list published ${published}) to ${outPath}`)

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { BridgeMessage, bridgeMessage, interpretBridgeMessage, WEBVIEW_QUERY } from './bridge.ts';
+import { describe, expect, it } from 'vitest'
+import { BridgeMessage, bridgeMessage, interpretBridgeMessage, WEBVIEW_QUERY } from './bridge.ts'
 
 describe('interpretBridgeMessage', () => {
   it.each([
@@ -14,8 +14,8 @@ describe('interpretBridgeMessage', () => {
     [' {"success":true} ', 'success'],
     ['{"type":"PAY_SUCCESS","extra":[1,2]}', 'success'],
   ])('reads %s as %s', (raw, outcome) => {
-    expect(interpretBridgeMessage(raw)).toBe(outcome);
-  });
+    expect(interpretBridgeMessage(raw)).toBe(outcome)
+  })
 
   it.each([
     ['not json', 'invalid JSON'],
@@ -34,40 +34,40 @@ describe('interpretBridgeMessage', () => {
     ['{"success":"true"}', 'non-boolean success'],
     ['{"success":1}', 'non-boolean success'],
   ])('ignores %s (%s)', (raw) => {
-    expect(interpretBridgeMessage(raw)).toBeNull();
-  });
-});
+    expect(interpretBridgeMessage(raw)).toBeNull()
+  })
+})
 
 describe('bridgeMessage', () => {
   it('sends both type and success', () => {
-    expect(JSON.parse(bridgeMessage('success'))).toEqual({ type: 'PAY_SUCCESS', success: true });
-    expect(JSON.parse(bridgeMessage('failure'))).toEqual({ type: 'PAY_FAILURE', success: false });
-  });
+    expect(JSON.parse(bridgeMessage('success'))).toEqual({ type: 'PAY_SUCCESS', success: true })
+    expect(JSON.parse(bridgeMessage('failure'))).toEqual({ type: 'PAY_FAILURE', success: false })
+  })
 
   it('puts the text in message on success and in error on failure', () => {
-    expect(JSON.parse(bridgeMessage('success', 'Paid 10 USDC'))).toEqual({ type: 'PAY_SUCCESS', success: true, message: 'Paid 10 USDC' });
-    expect(JSON.parse(bridgeMessage('failure', 'Rejected'))).toEqual({ type: 'PAY_FAILURE', success: false, error: 'Rejected' });
-  });
+    expect(JSON.parse(bridgeMessage('success', 'Paid 10 USDC'))).toEqual({ type: 'PAY_SUCCESS', success: true, message: 'Paid 10 USDC' })
+    expect(JSON.parse(bridgeMessage('failure', 'Rejected'))).toEqual({ type: 'PAY_FAILURE', success: false, error: 'Rejected' })
+  })
 
   it('round-trips through interpretBridgeMessage and the schema', () => {
     for (const outcome of ['success', 'failure'] as const) {
-      const raw = bridgeMessage(outcome, 'text "with" quotes');
-      expect(interpretBridgeMessage(raw)).toBe(outcome);
-      expect(BridgeMessage.safeParse(JSON.parse(raw)).success).toBe(true);
+      const raw = bridgeMessage(outcome, 'text "with" quotes')
+      expect(interpretBridgeMessage(raw)).toBe(outcome)
+      expect(BridgeMessage.safeParse(JSON.parse(raw)).success).toBe(true)
     }
-  });
-});
+  })
+})
 
 describe('BridgeMessage', () => {
   it('needs type or success', () => {
-    expect(BridgeMessage.safeParse({ message: 'x' }).success).toBe(false);
-    expect(BridgeMessage.safeParse({ type: 'PAY_SUCCESS' }).success).toBe(true);
-    expect(BridgeMessage.safeParse({ success: false }).success).toBe(true);
-  });
-});
+    expect(BridgeMessage.safeParse({ message: 'x' }).success).toBe(false)
+    expect(BridgeMessage.safeParse({ type: 'PAY_SUCCESS' }).success).toBe(true)
+    expect(BridgeMessage.safeParse({ success: false }).success).toBe(true)
+  })
+})
 
 describe('WEBVIEW_QUERY', () => {
   it('names the two WebView parameters of spec 4.8', () => {
-    expect(WEBVIEW_QUERY).toEqual({ returnUrl: 'returnUrl', preferUniversalLinks: 'preferUniversalLinks' });
-  });
-});
+    expect(WEBVIEW_QUERY).toEqual({ returnUrl: 'returnUrl', preferUniversalLinks: 'preferUniversalLinks' })
+  })
+})

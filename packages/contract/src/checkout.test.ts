@@ -1,5 +1,11 @@
-import { describe, expect, it } from 'vitest';
-import { CHECKOUT_LONG_POLL_MAX_MS, CheckoutConfirmRequest, CheckoutStatus, CheckoutStatusQuery, REDIRECT_COUNTDOWN_MS } from './checkout.ts';
+import { describe, expect, it } from 'vitest'
+import {
+  CHECKOUT_LONG_POLL_MAX_MS,
+  CheckoutConfirmRequest,
+  CheckoutStatus,
+  CheckoutStatusQuery,
+  REDIRECT_COUNTDOWN_MS,
+} from './checkout.ts'
 
 const status = (overrides: Record<string, unknown> = {}) => ({
   status: 'succeeded',
@@ -9,31 +15,31 @@ const status = (overrides: Record<string, unknown> = {}) => ({
   redirect: { url: 'https://shop.example/paid?payment_id=pay_1', countdownMs: REDIRECT_COUNTDOWN_MS },
   paid: null,
   ...overrides,
-});
+})
 
 describe('CheckoutStatus', () => {
   it('accepts a final payment with its redirect', () => {
-    expect(CheckoutStatus.parse(status()).redirect?.countdownMs).toBe(3000);
-  });
+    expect(CheckoutStatus.parse(status()).redirect?.countdownMs).toBe(3000)
+  })
 
   it('refuses an isFinal that contradicts the status', () => {
-    expect(CheckoutStatus.safeParse(status({ isFinal: false })).success).toBe(false);
-    expect(CheckoutStatus.safeParse(status({ status: 'pending', isFinal: true, redirect: null })).success).toBe(false);
-  });
+    expect(CheckoutStatus.safeParse(status({ isFinal: false })).success).toBe(false)
+    expect(CheckoutStatus.safeParse(status({ status: 'pending', isFinal: true, redirect: null })).success).toBe(false)
+  })
 
   it('refuses a redirect before the payment has ended', () => {
-    const result = CheckoutStatus.safeParse(status({ status: 'processing', isFinal: false }));
-    expect(result.success).toBe(false);
-    expect(result.error?.issues[0]?.path).toEqual(['redirect']);
-  });
-});
+    const result = CheckoutStatus.safeParse(status({ status: 'processing', isFinal: false }))
+    expect(result.success).toBe(false)
+    expect(result.error?.issues[0]?.path).toEqual(['redirect'])
+  })
+})
 
 describe('CheckoutConfirmRequest', () => {
-  const valid = { walletId: 'sandbox_pays', optionId: 'usdc-base', account: 'eip155:8453:0x52908400098527886e0f7030069857d2e4169ee7' };
+  const valid = { walletId: 'sandbox_pays', optionId: 'usdc-base', account: 'eip155:8453:0x52908400098527886e0f7030069857d2e4169ee7' }
 
   it('accepts a wallet, an option and a CAIP-10 account', () => {
-    expect(CheckoutConfirmRequest.parse(valid)).toEqual(valid);
-  });
+    expect(CheckoutConfirmRequest.parse(valid)).toEqual(valid)
+  })
 
   it.each([
     { ...valid, walletId: 'visa' },
@@ -42,14 +48,17 @@ describe('CheckoutConfirmRequest', () => {
     // The amount is the server's to quote, never the page's to send.
     { ...valid, amount: '1' },
   ])('refuses %j', (body) => {
-    expect(CheckoutConfirmRequest.safeParse(body).success).toBe(false);
-  });
-});
+    expect(CheckoutConfirmRequest.safeParse(body).success).toBe(false)
+  })
+})
 
 describe('CheckoutStatusQuery', () => {
   it('reads waitMs from the query string, up to the long-poll maximum', () => {
-    expect(CheckoutStatusQuery.parse({ after: 'pending', waitMs: '25000' })).toEqual({ after: 'pending', waitMs: CHECKOUT_LONG_POLL_MAX_MS });
-    expect(CheckoutStatusQuery.safeParse({ waitMs: String(CHECKOUT_LONG_POLL_MAX_MS + 1) }).success).toBe(false);
-    expect(CheckoutStatusQuery.safeParse({ after: 'requires_action' }).success).toBe(false);
-  });
-});
+    expect(CheckoutStatusQuery.parse({ after: 'pending', waitMs: '25000' })).toEqual({
+      after: 'pending',
+      waitMs: CHECKOUT_LONG_POLL_MAX_MS,
+    })
+    expect(CheckoutStatusQuery.safeParse({ waitMs: String(CHECKOUT_LONG_POLL_MAX_MS + 1) }).success).toBe(false)
+    expect(CheckoutStatusQuery.safeParse({ after: 'requires_action' }).success).toBe(false)
+  })
+})

@@ -1,7 +1,7 @@
-import { z } from 'zod';
-import { Caip10, Caip2 } from './caip.ts';
-import { FiatAmount, TokenAmount } from './money.ts';
-import { MerchantPaymentStatus, refineIsFinal } from './status.ts';
+import { z } from 'zod'
+import { Caip10, Caip2 } from './caip.ts'
+import { FiatAmount, TokenAmount } from './money.ts'
+import { MerchantPaymentStatus, refineIsFinal } from './status.ts'
 
 // The gateway API: what the hosted checkout page (spec section 4.7) and nothing else talks to. Every call
 // is scoped to one payment by its path and by the checkout token the page was served with. It carries no
@@ -9,22 +9,20 @@ import { MerchantPaymentStatus, refineIsFinal } from './status.ts';
 // the merchant's return URL only once the payment has ended.
 
 /** The header that carries the checkout token the page was served with. */
-export const CHECKOUT_TOKEN_HEADER = 'Checkout-Token';
+export const CHECKOUT_TOKEN_HEADER = 'Checkout-Token'
 
 /** Spec section 8.1: the redirect countdown lasts 3 seconds. */
-export const REDIRECT_COUNTDOWN_MS = 3_000;
+export const REDIRECT_COUNTDOWN_MS = 3_000
 
 /** The longest a status long-poll is held open before it answers "unchanged". */
-export const CHECKOUT_LONG_POLL_MAX_MS = 25_000;
+export const CHECKOUT_LONG_POLL_MAX_MS = 25_000
 
-export const CheckoutWalletId = z
-  .enum(['sandbox_pays', 'sandbox_declines', 'sandbox_slow', 'sandbox_never'])
-  .meta({
-    id: 'CheckoutWalletId',
-    description:
-      'Sandbox test wallets, one per outcome like test card numbers: pays (succeeds), declines (the buyer refuses to sign: failed), slow (processing for a while, then succeeds), never (submits a transaction that never confirms).',
-  });
-export type CheckoutWalletId = z.infer<typeof CheckoutWalletId>;
+export const CheckoutWalletId = z.enum(['sandbox_pays', 'sandbox_declines', 'sandbox_slow', 'sandbox_never']).meta({
+  id: 'CheckoutWalletId',
+  description:
+    'Sandbox test wallets, one per outcome like test card numbers: pays (succeeds), declines (the buyer refuses to sign: failed), slow (processing for a while, then succeeds), never (submits a transaction that never confirms).',
+})
+export type CheckoutWalletId = z.infer<typeof CheckoutWalletId>
 
 export const CheckoutWallet = z
   .object({
@@ -32,8 +30,8 @@ export const CheckoutWallet = z
     /** The wallet's own name, as wallets present themselves; what each one does is the page's wording. */
     name: z.string(),
   })
-  .meta({ id: 'CheckoutWallet', description: 'A wallet the buyer can connect on this checkout page.' });
-export type CheckoutWallet = z.infer<typeof CheckoutWallet>;
+  .meta({ id: 'CheckoutWallet', description: 'A wallet the buyer can connect on this checkout page.' })
+export type CheckoutWallet = z.infer<typeof CheckoutWallet>
 
 export const PaymentOption = z
   .object({
@@ -42,13 +40,13 @@ export const PaymentOption = z
     /** The exact amount of the token the buyer signs for; `display` is always present here. */
     tokenAmount: TokenAmount,
   })
-  .meta({ id: 'PaymentOption', description: 'A token on a network the buyer can pay with, and how much of it.' });
-export type PaymentOption = z.infer<typeof PaymentOption>;
+  .meta({ id: 'PaymentOption', description: 'A token on a network the buyer can pay with, and how much of it.' })
+export type PaymentOption = z.infer<typeof PaymentOption>
 
 export const PaymentOptionsResponse = z
   .object({ options: z.array(PaymentOption) })
-  .meta({ id: 'PaymentOptionsResponse', description: 'The payment options of one payment.' });
-export type PaymentOptionsResponse = z.infer<typeof PaymentOptionsResponse>;
+  .meta({ id: 'PaymentOptionsResponse', description: 'The payment options of one payment.' })
+export type PaymentOptionsResponse = z.infer<typeof PaymentOptionsResponse>
 
 export const CheckoutRedirect = z
   .object({
@@ -56,8 +54,8 @@ export const CheckoutRedirect = z
     url: z.string(),
     countdownMs: z.int().min(0),
   })
-  .meta({ id: 'CheckoutRedirect', description: 'Where the page sends the buyer once the payment has ended.' });
-export type CheckoutRedirect = z.infer<typeof CheckoutRedirect>;
+  .meta({ id: 'CheckoutRedirect', description: 'Where the page sends the buyer once the payment has ended.' })
+export type CheckoutRedirect = z.infer<typeof CheckoutRedirect>
 
 export const CheckoutPaid = z
   .object({
@@ -67,8 +65,8 @@ export const CheckoutPaid = z
     transactionHash: z.string().nullable(),
     tokenAmount: TokenAmount.nullable(),
   })
-  .meta({ id: 'CheckoutPaid', description: "The buyer's own side of the payment, once they have signed or declined." });
-export type CheckoutPaid = z.infer<typeof CheckoutPaid>;
+  .meta({ id: 'CheckoutPaid', description: "The buyer's own side of the payment, once they have signed or declined." })
+export type CheckoutPaid = z.infer<typeof CheckoutPaid>
 
 export const CheckoutStatus = z
   .object({
@@ -85,11 +83,11 @@ export const CheckoutStatus = z
   .superRefine(refineIsFinal)
   .superRefine((value, ctx) => {
     if (value.redirect && !value.isFinal) {
-      ctx.addIssue({ code: 'custom', path: ['redirect'], input: value.redirect, message: 'only a final payment redirects' });
+      ctx.addIssue({ code: 'custom', path: ['redirect'], input: value.redirect, message: 'only a final payment redirects' })
     }
   })
-  .meta({ id: 'CheckoutStatus', description: 'The state of one payment as its checkout page shows it.' });
-export type CheckoutStatus = z.infer<typeof CheckoutStatus>;
+  .meta({ id: 'CheckoutStatus', description: 'The state of one payment as its checkout page shows it.' })
+export type CheckoutStatus = z.infer<typeof CheckoutStatus>
 
 export const CheckoutSession = z
   .object({
@@ -100,8 +98,8 @@ export const CheckoutSession = z
     wallets: z.array(CheckoutWallet),
     state: CheckoutStatus,
   })
-  .meta({ id: 'CheckoutSession', description: 'Everything the checkout page shows for one payment.' });
-export type CheckoutSession = z.infer<typeof CheckoutSession>;
+  .meta({ id: 'CheckoutSession', description: 'Everything the checkout page shows for one payment.' })
+export type CheckoutSession = z.infer<typeof CheckoutSession>
 
 export const CheckoutConfirmRequest = z
   .object({
@@ -111,8 +109,8 @@ export const CheckoutConfirmRequest = z
     account: Caip10,
   })
   .strict()
-  .meta({ id: 'CheckoutConfirmRequest', description: 'The buyer signs: pay this payment with this option from this wallet.' });
-export type CheckoutConfirmRequest = z.infer<typeof CheckoutConfirmRequest>;
+  .meta({ id: 'CheckoutConfirmRequest', description: 'The buyer signs: pay this payment with this option from this wallet.' })
+export type CheckoutConfirmRequest = z.infer<typeof CheckoutConfirmRequest>
 
 export const CheckoutStatusQuery = z
   .object({
@@ -121,5 +119,5 @@ export const CheckoutStatusQuery = z
     waitMs: z.coerce.number().int().min(0).max(CHECKOUT_LONG_POLL_MAX_MS).optional(),
   })
   .strict()
-  .meta({ id: 'CheckoutStatusQuery', description: 'Long-poll parameters of the checkout status endpoint.' });
-export type CheckoutStatusQuery = z.infer<typeof CheckoutStatusQuery>;
+  .meta({ id: 'CheckoutStatusQuery', description: 'Long-poll parameters of the checkout status endpoint.' })
+export type CheckoutStatusQuery = z.infer<typeof CheckoutStatusQuery>

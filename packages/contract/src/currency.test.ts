@@ -1,32 +1,26 @@
-import { describe, expect, it } from 'vitest';
-import {
-  CURRENCIES,
-  currencyByCode,
-  fiatUnit,
-  formatMinorUnits,
-  parseFiatUnit,
-} from './currency.ts';
-import { ISO4217_CURRENCIES, ISO4217_PUBLISHED } from './iso4217.data.ts';
+import { describe, expect, it } from 'vitest'
+import { CURRENCIES, currencyByCode, fiatUnit, formatMinorUnits, parseFiatUnit } from './currency.ts'
+import { ISO4217_CURRENCIES, ISO4217_PUBLISHED } from './iso4217.data.ts'
 
 describe('ISO 4217 table', () => {
   it('is sorted by code and has no duplicates', () => {
-    const codes = ISO4217_CURRENCIES.map((c) => c.code);
-    expect(codes).toEqual([...new Set(codes)].sort());
-  });
+    const codes = ISO4217_CURRENCIES.map((c) => c.code)
+    expect(codes).toEqual([...new Set(codes)].sort())
+  })
 
   it('comes from the 2024-06-25 list', () => {
-    expect(ISO4217_PUBLISHED).toBe('2024-06-25');
-  });
+    expect(ISO4217_PUBLISHED).toBe('2024-06-25')
+  })
 
   it('has well-formed rows', () => {
     for (const c of CURRENCIES) {
-      expect(c.code).toMatch(/^[A-Z]{3}$/);
-      expect(c.number).toMatch(/^[0-9]{3}$/);
-      expect(Number.isInteger(c.exponent) && c.exponent >= 0 && c.exponent <= 4).toBe(true);
-      expect(c.name.trim()).toBe(c.name);
-      expect(c.name.length).toBeGreaterThan(0);
+      expect(c.code).toMatch(/^[A-Z]{3}$/)
+      expect(c.number).toMatch(/^[0-9]{3}$/)
+      expect(Number.isInteger(c.exponent) && c.exponent >= 0 && c.exponent <= 4).toBe(true)
+      expect(c.name.trim()).toBe(c.name)
+      expect(c.name.length).toBeGreaterThan(0)
     }
-  });
+  })
 
   it.each([
     ['USD', 2, '840', 'US Dollar'],
@@ -42,49 +36,57 @@ describe('ISO 4217 table', () => {
     ['XCD', 2, '951', 'East Caribbean Dollar'],
     ['AED', 2, '784', 'UAE Dirham'],
   ])('knows %s with exponent %i', (code, exponent, number, name) => {
-    expect(currencyByCode(code)).toEqual({ code, exponent, number, name });
-  });
+    expect(currencyByCode(code)).toEqual({ code, exponent, number, name })
+  })
 
   it.each(['BOV', 'CLF', 'COU', 'MXV', 'USN', 'UYI', 'CHE', 'CHW'])('leaves out the fund %s', (code) => {
-    expect(currencyByCode(code)).toBeUndefined();
-  });
+    expect(currencyByCode(code)).toBeUndefined()
+  })
 
   it.each(['XAU', 'XAG', 'XPT', 'XPD', 'XDR', 'XSU', 'XUA', 'XBA', 'XBB', 'XBC', 'XBD', 'XTS', 'XXX'])(
     'leaves out %s, which has no minor unit',
     (code) => {
-      expect(currencyByCode(code)).toBeUndefined();
+      expect(currencyByCode(code)).toBeUndefined()
     },
-  );
+  )
 
   it('trims names that carry stray whitespace in the source list', () => {
-    expect(currencyByCode('KMF')?.name).toBe('Comorian Franc');
-  });
-});
+    expect(currencyByCode('KMF')?.name).toBe('Comorian Franc')
+  })
+})
 
 describe('currencyByCode', () => {
   it('is exact and case-sensitive', () => {
-    expect(currencyByCode('usd')).toBeUndefined();
-    expect(currencyByCode('Usd')).toBeUndefined();
-    expect(currencyByCode(' USD')).toBeUndefined();
-    expect(currencyByCode('USDX')).toBeUndefined();
-    expect(currencyByCode('')).toBeUndefined();
-  });
-});
+    expect(currencyByCode('usd')).toBeUndefined()
+    expect(currencyByCode('Usd')).toBeUndefined()
+    expect(currencyByCode(' USD')).toBeUndefined()
+    expect(currencyByCode('USDX')).toBeUndefined()
+    expect(currencyByCode('')).toBeUndefined()
+  })
+})
 
 describe('fiat units', () => {
   it('builds and parses iso4217/CODE', () => {
-    expect(fiatUnit('EUR')).toBe('iso4217/EUR');
-    expect(parseFiatUnit('iso4217/EUR')?.exponent).toBe(2);
-    expect(parseFiatUnit(fiatUnit('JPY'))?.code).toBe('JPY');
-  });
+    expect(fiatUnit('EUR')).toBe('iso4217/EUR')
+    expect(parseFiatUnit('iso4217/EUR')?.exponent).toBe(2)
+    expect(parseFiatUnit(fiatUnit('JPY'))?.code).toBe('JPY')
+  })
 
-  it.each(['iso4217/usd', 'ISO4217/USD', 'iso4217/XXX', 'iso4217/XTS', 'iso4217/BOV', 'iso4217/USDT', 'USD', 'iso4217/', 'caip19/eip155:1/slip44:60', 'iso4217/USD '])(
-    'refuses %j',
-    (unit) => {
-      expect(parseFiatUnit(unit)).toBeUndefined();
-    },
-  );
-});
+  it.each([
+    'iso4217/usd',
+    'ISO4217/USD',
+    'iso4217/XXX',
+    'iso4217/XTS',
+    'iso4217/BOV',
+    'iso4217/USDT',
+    'USD',
+    'iso4217/',
+    'caip19/eip155:1/slip44:60',
+    'iso4217/USD ',
+  ])('refuses %j', (unit) => {
+    expect(parseFiatUnit(unit)).toBeUndefined()
+  })
+})
 
 describe('formatMinorUnits', () => {
   it.each([
@@ -101,11 +103,11 @@ describe('formatMinorUnits', () => {
     [9223372036854775807n, 2, '92233720368547758.07'],
     [123456789012345678901234567890n, 18, '123456789012.345678901234567890'],
   ])('(%s, %i) → %s', (value, exponent, expected) => {
-    expect(formatMinorUnits(value, exponent)).toBe(expected);
-  });
+    expect(formatMinorUnits(value, exponent)).toBe(expected)
+  })
 
   it('rejects a negative or fractional exponent', () => {
-    expect(() => formatMinorUnits(1n, -1)).toThrow(RangeError);
-    expect(() => formatMinorUnits(1n, 1.5)).toThrow(RangeError);
-  });
-});
+    expect(() => formatMinorUnits(1n, -1)).toThrow(RangeError)
+    expect(() => formatMinorUnits(1n, 1.5)).toThrow(RangeError)
+  })
+})

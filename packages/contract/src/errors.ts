@@ -1,6 +1,6 @@
-import { z } from 'zod';
+import { z } from 'zod'
 
-type ErrorCodeInfo = { status: number; description: string };
+type ErrorCodeInfo = { status: number; description: string }
 
 export const ERROR_CODES = {
   invalid_params: { status: 400, description: 'Invalid request parameters.' },
@@ -32,23 +32,25 @@ export const ERROR_CODES = {
   internal_error: { status: 500, description: 'Internal server error.' },
   bad_gateway: { status: 502, description: 'Upstream service returned an error.' },
   service_unavailable: { status: 503, description: 'The service is temporarily unavailable.' },
-} as const satisfies Record<string, ErrorCodeInfo>;
+} as const satisfies Record<string, ErrorCodeInfo>
 
-export type ErrorCode = keyof typeof ERROR_CODES;
+export type ErrorCode = keyof typeof ERROR_CODES
 
-const ERROR_CODE_NAMES = Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]];
+const ERROR_CODE_NAMES = Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]]
 
 export const ErrorCodeSchema = z
   .enum(ERROR_CODE_NAMES)
-  .meta({ id: 'ErrorCode', description: 'Machine-readable error codes this server sends.' });
+  .meta({ id: 'ErrorCode', description: 'Machine-readable error codes this server sends.' })
 
 export const ErrorIssue = z
   .object({
-    field: z.string().meta({ description: 'Path of the offending value: `amount.value`, `status[1]`; `body` or `query` for the whole input.' }),
+    field: z
+      .string()
+      .meta({ description: 'Path of the offending value: `amount.value`, `status[1]`; `body` or `query` for the whole input.' }),
     message: z.string(),
   })
-  .meta({ id: 'ErrorIssue', description: 'One field-level validation problem.' });
-export type ErrorIssue = z.infer<typeof ErrorIssue>;
+  .meta({ id: 'ErrorIssue', description: 'One field-level validation problem.' })
+export type ErrorIssue = z.infer<typeof ErrorIssue>
 
 export const ErrorBody = z
   .object({
@@ -58,16 +60,16 @@ export const ErrorBody = z
     details: z.record(z.string(), z.unknown()).optional(),
     issues: z.array(ErrorIssue).optional(),
   })
-  .meta({ id: 'ErrorBody', description: 'Error response body.' });
-export type ErrorBody = z.infer<typeof ErrorBody>;
+  .meta({ id: 'ErrorBody', description: 'Error response body.' })
+export type ErrorBody = z.infer<typeof ErrorBody>
 
 function joinPath(path: readonly PropertyKey[], root: string): string {
-  let out = '';
+  let out = ''
   for (const key of path) {
-    if (typeof key === 'number') out += `[${key}]`;
-    else out += out === '' ? String(key) : `.${String(key)}`;
+    if (typeof key === 'number') out += `[${key}]`
+    else out += out === '' ? String(key) : `.${String(key)}`
   }
-  return out === '' ? root : out;
+  return out === '' ? root : out
 }
 
 const TYPE_NAMES: Record<string, string> = {
@@ -79,76 +81,76 @@ const TYPE_NAMES: Record<string, string> = {
   array: 'an array',
   null: 'null',
   bigint: 'a bigint',
-};
+}
 
-const typeName = (name: string): string => TYPE_NAMES[name] ?? name;
+const typeName = (name: string): string => TYPE_NAMES[name] ?? name
 
 // zod's English defaults ("Invalid input: expected string, received number") read like parser
 // internals; messages written in this package already start lower-case with "must" and pass through.
-const ZOD_DEFAULT = /^(Invalid|Too (big|small)|Unrecognized)/;
+const ZOD_DEFAULT = /^(Invalid|Too (big|small)|Unrecognized)/
 
 function humanMessage(issue: z.core.$ZodIssue): string {
-  if (!ZOD_DEFAULT.test(issue.message)) return issue.message;
+  if (!ZOD_DEFAULT.test(issue.message)) return issue.message
   switch (issue.code) {
     case 'invalid_type': {
-      const received = /received (\S+)$/.exec(issue.message)?.[1];
-      if (received === 'undefined') return 'is required';
-      const expected = typeName(issue.expected);
-      return received === undefined ? `must be ${expected}` : `must be ${expected}, not ${typeName(received)}`;
+      const received = /received (\S+)$/.exec(issue.message)?.[1]
+      if (received === 'undefined') return 'is required'
+      const expected = typeName(issue.expected)
+      return received === undefined ? `must be ${expected}` : `must be ${expected}, not ${typeName(received)}`
     }
     case 'invalid_value':
       return issue.values.length === 1
         ? `must be ${JSON.stringify(issue.values[0])}`
-        : `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
+        : `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`
     case 'too_small':
-      if (issue.origin === 'string') return `must be at least ${issue.minimum} characters long`;
-      if (issue.origin === 'array') return `must have at least ${issue.minimum} item(s)`;
-      return `must be ${issue.inclusive === false ? 'greater than' : 'at least'} ${issue.minimum}`;
+      if (issue.origin === 'string') return `must be at least ${issue.minimum} characters long`
+      if (issue.origin === 'array') return `must have at least ${issue.minimum} item(s)`
+      return `must be ${issue.inclusive === false ? 'greater than' : 'at least'} ${issue.minimum}`
     case 'too_big':
-      if (issue.origin === 'string') return `must be at most ${issue.maximum} characters long`;
-      if (issue.origin === 'array') return `must have at most ${issue.maximum} item(s)`;
-      return `must be ${issue.inclusive === false ? 'less than' : 'at most'} ${issue.maximum}`;
+      if (issue.origin === 'string') return `must be at most ${issue.maximum} characters long`
+      if (issue.origin === 'array') return `must have at most ${issue.maximum} item(s)`
+      return `must be ${issue.inclusive === false ? 'less than' : 'at most'} ${issue.maximum}`
     case 'invalid_format':
-      if (issue.format === 'email') return 'must be a valid e-mail address';
-      if (issue.format === 'datetime') return 'must be an RFC 3339 date-time with a time zone, e.g. 2026-02-18T12:00:00Z';
-      if (issue.format === 'url') return 'must be an absolute URL';
-      if (issue.format === 'regex') return `must match the pattern ${issue.pattern ?? ''}`.trimEnd();
-      return `must be a valid ${issue.format}`;
+      if (issue.format === 'email') return 'must be a valid e-mail address'
+      if (issue.format === 'datetime') return 'must be an RFC 3339 date-time with a time zone, e.g. 2026-02-18T12:00:00Z'
+      if (issue.format === 'url') return 'must be an absolute URL'
+      if (issue.format === 'regex') return `must match the pattern ${issue.pattern ?? ''}`.trimEnd()
+      return `must be a valid ${issue.format}`
     default:
-      return issue.message;
+      return issue.message
   }
 }
 
 /** Of several failed union branches, the one with fewest and then deepest issues is most likely the one meant. */
 function bestBranch(branches: readonly (readonly z.core.$ZodIssue[])[]): readonly z.core.$ZodIssue[] | undefined {
-  let best: readonly z.core.$ZodIssue[] | undefined;
-  let bestDepth = -1;
+  let best: readonly z.core.$ZodIssue[] | undefined
+  let bestDepth = -1
   for (const branch of branches) {
-    if (branch.length === 0) continue;
-    const depth = Math.max(...branch.map((i) => i.path.length));
+    if (branch.length === 0) continue
+    const depth = Math.max(...branch.map((i) => i.path.length))
     if (best === undefined || branch.length < best.length || (branch.length === best.length && depth > bestDepth)) {
-      best = branch;
-      bestDepth = depth;
+      best = branch
+      bestDepth = depth
     }
   }
-  return best;
+  return best
 }
 
 function collect(issues: readonly z.core.$ZodIssue[], prefix: readonly PropertyKey[], root: string, out: ErrorIssue[]): void {
   for (const issue of issues) {
-    const path = [...prefix, ...issue.path];
+    const path = [...prefix, ...issue.path]
     if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) out.push({ field: joinPath([...path, key], root), message: 'is not recognised; check the spelling' });
-      continue;
+      for (const key of issue.keys) out.push({ field: joinPath([...path, key], root), message: 'is not recognised; check the spelling' })
+      continue
     }
     if (issue.code === 'invalid_union') {
-      const branch = bestBranch(issue.errors);
+      const branch = bestBranch(issue.errors)
       if (branch !== undefined) {
-        collect(branch, path, root, out);
-        continue;
+        collect(branch, path, root, out)
+        continue
       }
     }
-    out.push({ field: joinPath(path, root), message: humanMessage(issue) });
+    out.push({ field: joinPath(path, root), message: humanMessage(issue) })
   }
 }
 
@@ -157,7 +159,7 @@ function collect(issues: readonly z.core.$ZodIssue[], prefix: readonly PropertyK
  * for issues that belong to no single field.
  */
 export function toErrorIssues(error: z.ZodError, root = 'body'): ErrorIssue[] {
-  const out: ErrorIssue[] = [];
-  collect(error.issues, [], root, out);
-  return out;
+  const out: ErrorIssue[] = []
+  collect(error.issues, [], root, out)
+  return out
 }

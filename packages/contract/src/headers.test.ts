@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import * as headers from './headers.ts';
+import { describe, expect, it } from 'vitest'
+import * as headers from './headers.ts'
 
 describe('header names', () => {
   it('match the spec spelling', () => {
@@ -11,12 +11,12 @@ describe('header names', () => {
       CLIENT_ID_HEADER: 'Client-Id',
       IDEMPOTENCY_KEY_HEADER: 'Idempotency-Key',
       IDEMPOTENT_REPLAYED_HEADER: 'Idempotent-Replayed',
-    });
-  });
+    })
+  })
 
   it('are valid HTTP field names and distinct ignoring case', () => {
-    const names = Object.values(headers);
-    for (const name of names) expect(name).toMatch(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/);
-    expect(new Set(names.map((n) => n.toLowerCase())).size).toBe(names.length);
-  });
-});
+    const names = Object.values(headers)
+    for (const name of names) expect(name).toMatch(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/)
+    expect(new Set(names.map((n) => n.toLowerCase())).size).toBe(names.length)
+  })
+})

@@ -1,49 +1,46 @@
-import { z } from 'zod';
-import { CAIP19_PATTERN, Caip2 } from './caip.ts';
-import { ListingPaymentStatus } from './status.ts';
+import { z } from 'zod'
+import { CAIP19_PATTERN, Caip2 } from './caip.ts'
+import { ListingPaymentStatus } from './status.ts'
 
-export const LIST_LIMIT_DEFAULT = 50;
-export const LIST_LIMIT_MAX = 200;
-export const REFERENCE_ID_FILTER_PATTERN = /^[A-Za-z0-9 /:.,+-]*$/;
+export const LIST_LIMIT_DEFAULT = 50
+export const LIST_LIMIT_MAX = 200
+export const REFERENCE_ID_FILTER_PATTERN = /^[A-Za-z0-9 /:.,+-]*$/
 
 /** What a query-string parser hands over: one string, repeated strings, or nothing. */
-export type RawQuery = Record<string, string | string[] | undefined>;
+export type RawQuery = Record<string, string | string[] | undefined>
 
-const REPEATED = 'must be given at most once';
+const REPEATED = 'must be given at most once'
 
 // A query parser turns a repeated parameter into an array; for single-valued parameters say so plainly
 // instead of "expected string, received array".
 function once(expectation: string) {
-  return z.string({ error: (iss) => (Array.isArray(iss.input) ? REPEATED : expectation) });
+  return z.string({ error: (iss) => (Array.isArray(iss.input) ? REPEATED : expectation) })
 }
 
 /** Parameters documented as repeatable accept one value too, and always come out as arrays. */
 function repeatable<T extends z.ZodType>(item: T) {
-  return z.preprocess((value) => (typeof value === 'string' ? [value] : value), z.array(item));
+  return z.preprocess((value) => (typeof value === 'string' ? [value] : value), z.array(item))
 }
 
 const timestamp = () =>
   z.iso
     .datetime({
       offset: true,
-      error: (iss) =>
-        Array.isArray(iss.input)
-          ? REPEATED
-          : 'must be an RFC 3339 date-time with a time zone, e.g. 2026-02-18T12:00:00Z',
+      error: (iss) => (Array.isArray(iss.input) ? REPEATED : 'must be an RFC 3339 date-time with a time zone, e.g. 2026-02-18T12:00:00Z'),
     })
-    .optional();
+    .optional()
 
 /**
  * Orders two RFC 3339 instants exactly: Date keeps milliseconds only, so finer fractions break ties.
  * Offsets are whole minutes, so the sub-millisecond digits never depend on the zone.
  */
 export function compareInstants(a: string, b: string): number {
-  const byMs = Date.parse(a) - Date.parse(b);
-  if (byMs !== 0) return byMs;
-  const subMs = (s: string): string => (/\.([0-9]+)/.exec(s)?.[1] ?? '').slice(3).padEnd(12, '0');
-  const fa = subMs(a);
-  const fb = subMs(b);
-  return fa < fb ? -1 : fa > fb ? 1 : 0;
+  const byMs = Date.parse(a) - Date.parse(b)
+  if (byMs !== 0) return byMs
+  const subMs = (s: string): string => (/\.([0-9]+)/.exec(s)?.[1] ?? '').slice(3).padEnd(12, '0')
+  const fa = subMs(a)
+  const fb = subMs(b)
+  return fa < fb ? -1 : fa > fb ? 1 : 0
 }
 
 const tokenSymbol = z
@@ -51,17 +48,17 @@ const tokenSymbol = z
   .min(1, { error: 'must not be empty' })
   .refine((s) => !s.startsWith('caip19/') && !CAIP19_PATTERN.test(s), {
     error: 'CAIP-19 identifiers are not supported; give a token symbol such as USDC',
-  });
+  })
 
 const limit = once(`must be an integer from 1 to ${LIST_LIMIT_MAX}`)
   .refine((s) => /^[1-9][0-9]{0,2}$/.test(s) && Number(s) <= LIST_LIMIT_MAX, {
     error: `must be an integer from 1 to ${LIST_LIMIT_MAX}`,
   })
-  .transform(Number);
+  .transform(Number)
 
 const network = once('must be a comma-separated list of CAIP-2 chain ids')
   .transform((s) => s.split(','))
-  .pipe(z.array(Caip2));
+  .pipe(z.array(Caip2))
 
 /**
  * Parses the already-decoded query of GET /v1/payments. Unknown parameters are refused so that a typo
@@ -77,9 +74,7 @@ export const PaymentListQuery = z
     sortBy: z
       .enum(['date', 'amount'], { error: (iss) => (Array.isArray(iss.input) ? REPEATED : 'must be date or amount') })
       .default('date'),
-    sortDir: z
-      .enum(['asc', 'desc'], { error: (iss) => (Array.isArray(iss.input) ? REPEATED : 'must be asc or desc') })
-      .default('desc'),
+    sortDir: z.enum(['asc', 'desc'], { error: (iss) => (Array.isArray(iss.input) ? REPEATED : 'must be asc or desc') }).default('desc'),
     cursor: once('must be a string').min(1, { error: 'must not be empty' }).optional(),
     limit: limit.default(LIST_LIMIT_DEFAULT),
     status: repeatable(ListingPaymentStatus).optional(),
@@ -93,11 +88,10 @@ export const PaymentListQuery = z
     merchantId: repeatable(z.string().min(1, { error: 'must not be empty' })).optional(),
   })
   .superRefine((query, ctx) => {
-    if (query.startTs === undefined || query.endTs === undefined) return;
-    if (compareInstants(query.endTs, query.startTs) > 0) return;
-    ctx.addIssue({ code: 'custom', path: ['endTs'], input: query.endTs, message: 'must be later than startTs' });
-  });
+    if (query.startTs === undefined || query.endTs === undefined) return
+    if (compareInstants(query.endTs, query.startTs) > 0) return
+    ctx.addIssue({ code: 'custom', path: ['endTs'], input: query.endTs, message: 'must be later than startTs' })
+  })
 
-export type PaymentListQuery = z.infer<typeof PaymentListQuery>;
-export type PaymentListQueryInput = RawQuery;
-
+export type PaymentListQuery = z.infer<typeof PaymentListQuery>
+export type PaymentListQueryInput = RawQuery

@@ -1,13 +1,13 @@
-import { z } from 'zod';
-import { Caip10 } from './caip.ts';
-import { currencyByCode } from './currency.ts';
-import { Amount, FiatAmount, TokenAmount } from './money.ts';
-import { isTerminalListingStatus, ListingPaymentStatus } from './status.ts';
+import { z } from 'zod'
+import { Caip10 } from './caip.ts'
+import { currencyByCode } from './currency.ts'
+import { Amount, FiatAmount, TokenAmount } from './money.ts'
+import { isTerminalListingStatus, ListingPaymentStatus } from './status.ts'
 
 /** RFC 3339 / ISO 8601 date-time that names its offset (`Z` or `±hh:mm`); local times are ambiguous. */
-export const DateTime = z
-  .iso.datetime({ offset: true, error: 'must be an RFC 3339 date-time with a time zone, e.g. 2026-02-18T12:00:00Z' })
-  .meta({ id: 'DateTime', description: 'RFC 3339 date-time with `Z` or a numeric offset.', examples: ['2026-02-18T12:00:00Z'] });
+export const DateTime = z.iso
+  .datetime({ offset: true, error: 'must be an RFC 3339 date-time with a time zone, e.g. 2026-02-18T12:00:00Z' })
+  .meta({ id: 'DateTime', description: 'RFC 3339 date-time with `Z` or a numeric offset.', examples: ['2026-02-18T12:00:00Z'] })
 
 export const MerchantSummary = z
   .object({
@@ -15,8 +15,8 @@ export const MerchantSummary = z
     name: z.string().optional(),
     iconUrl: z.string().nullable().optional(),
   })
-  .meta({ id: 'MerchantSummary', description: 'The merchant a listed payment belongs to.' });
-export type MerchantSummary = z.infer<typeof MerchantSummary>;
+  .meta({ id: 'MerchantSummary', description: 'The merchant a listed payment belongs to.' })
+export type MerchantSummary = z.infer<typeof MerchantSummary>
 
 export const Buyer = z
   .object({
@@ -24,8 +24,8 @@ export const Buyer = z
     accountProviderName: z.string().optional(),
     accountProviderIcon: z.string().optional(),
   })
-  .meta({ id: 'Buyer', description: 'The paying account and its wallet provider.' });
-export type Buyer = z.infer<typeof Buyer>;
+  .meta({ id: 'Buyer', description: 'The paying account and its wallet provider.' })
+export type Buyer = z.infer<typeof Buyer>
 
 export const Transaction = z
   .object({
@@ -33,8 +33,8 @@ export const Transaction = z
     hash: z.string().optional(),
     nonce: z.int().min(0).optional(),
   })
-  .meta({ id: 'Transaction', description: 'The on-chain payment transaction.' });
-export type Transaction = z.infer<typeof Transaction>;
+  .meta({ id: 'Transaction', description: 'The on-chain payment transaction.' })
+export type Transaction = z.infer<typeof Transaction>
 
 export const Fees = z
   .object({
@@ -46,14 +46,14 @@ export const Fees = z
       .optional()
       .meta({ description: 'Percentage, not a ratio: 0.4 percent is written "0.4".' }),
   })
-  .meta({ id: 'Fees', description: 'Fees charged on a payment; omitted when the total is unknown.' });
-export type Fees = z.infer<typeof Fees>;
+  .meta({ id: 'Fees', description: 'Fees charged on a payment; omitted when the total is unknown.' })
+export type Fees = z.infer<typeof Fees>
 
 // Two closed shapes rather than one object with optional fields, so that "unsettled" can never carry a
 // stale amount and "settled" can never lack one.
 export const UnsettledSettlement = z
   .strictObject({ settled: z.literal(false) })
-  .meta({ id: 'UnsettledSettlement', description: 'Not settled yet: no other field is present.' });
+  .meta({ id: 'UnsettledSettlement', description: 'Not settled yet: no other field is present.' })
 
 export const SettledSettlement = z
   .object({
@@ -61,12 +61,12 @@ export const SettledSettlement = z
     amount: Amount.meta({ description: 'Net amount after fees, in the settlement unit.' }),
     txHash: z.string().min(1),
   })
-  .meta({ id: 'SettledSettlement', description: 'Settled: the net amount and the settlement transaction.' });
+  .meta({ id: 'SettledSettlement', description: 'Settled: the net amount and the settlement transaction.' })
 
 export const Settlement = z
   .discriminatedUnion('settled', [UnsettledSettlement, SettledSettlement])
-  .meta({ id: 'Settlement', description: 'Settlement state of a payment.' });
-export type Settlement = z.infer<typeof Settlement>;
+  .meta({ id: 'Settlement', description: 'Settlement state of a payment.' })
+export type Settlement = z.infer<typeof Settlement>
 
 export const Payment = z
   .object({
@@ -86,14 +86,14 @@ export const Payment = z
     settledAt: DateTime.optional().meta({ description: 'Present only when settlement.settled is true.' }),
   })
   .superRefine((payment, ctx) => {
-    const terminal = isTerminalListingStatus(payment.status);
+    const terminal = isTerminalListingStatus(payment.status)
     if (payment.isTerminal !== terminal) {
       ctx.addIssue({
         code: 'custom',
         path: ['isTerminal'],
         input: payment.isTerminal,
         message: `must be ${terminal} when status is ${payment.status}`,
-      });
+      })
     }
     if (payment.settledAt !== undefined && payment.settlement?.settled !== true) {
       ctx.addIssue({
@@ -101,15 +101,14 @@ export const Payment = z
         path: ['settledAt'],
         input: payment.settledAt,
         message: 'may be present only when settlement.settled is true',
-      });
+      })
     }
   })
   .meta({
     id: 'Payment',
-    description:
-      'A payment as listed to partners. isTerminal is true exactly for succeeded, failed, expired and cancelled.',
-  });
-export type Payment = z.infer<typeof Payment>;
+    description: 'A payment as listed to partners. isTerminal is true exactly for succeeded, failed, expired and cancelled.',
+  })
+export type Payment = z.infer<typeof Payment>
 
 export const RevenueTotal = z
   .object({
@@ -121,8 +120,8 @@ export const RevenueTotal = z
         error: 'must be an accepted ISO 4217 currency code',
       }),
   })
-  .meta({ id: 'RevenueTotal', description: 'Revenue of the matching payments in one currency.' });
-export type RevenueTotal = z.infer<typeof RevenueTotal>;
+  .meta({ id: 'RevenueTotal', description: 'Revenue of the matching payments in one currency.' })
+export type RevenueTotal = z.infer<typeof RevenueTotal>
 
 export const PaymentListStats = z
   .object({
@@ -130,8 +129,8 @@ export const PaymentListStats = z
     totalTransactions: z.int().min(0).meta({ description: 'Payments matching the query.' }),
     totalCustomers: z.int().min(0).meta({ description: 'Unique buyers matching the query.' }),
   })
-  .meta({ id: 'PaymentListStats', description: 'Aggregate statistics over every payment matching the query.' });
-export type PaymentListStats = z.infer<typeof PaymentListStats>;
+  .meta({ id: 'PaymentListStats', description: 'Aggregate statistics over every payment matching the query.' })
+export type PaymentListStats = z.infer<typeof PaymentListStats>
 
 export const PaymentListResponse = z
   .object({
@@ -139,5 +138,5 @@ export const PaymentListResponse = z
     nextCursor: z.string().nullable().meta({ description: 'Pass as `cursor` for the next page; null on the last page.' }),
     stats: PaymentListStats,
   })
-  .meta({ id: 'PaymentListResponse', description: 'One page of payments with statistics for the whole query.' });
-export type PaymentListResponse = z.infer<typeof PaymentListResponse>;
+  .meta({ id: 'PaymentListResponse', description: 'One page of payments with statistics for the whole query.' })
+export type PaymentListResponse = z.infer<typeof PaymentListResponse>

@@ -1,6 +1,6 @@
-import { z } from 'zod';
-import { DateTime } from './listing.ts';
-import { MAX_REDIRECT_URL_LENGTH, normalizeRedirectUrl } from './redirect-url.ts';
+import { z } from 'zod'
+import { DateTime } from './listing.ts'
+import { MAX_REDIRECT_URL_LENGTH, normalizeRedirectUrl } from './redirect-url.ts'
 
 /** Spec 8.2. Dimensions in pixels; the service checks these when it fetches the logo. */
 export const LOGO_RULES = {
@@ -12,18 +12,18 @@ export const LOGO_RULES = {
   maxBytes: 2 * 1024 * 1024,
   formats: ['jpeg', 'png', 'webp', 'avif'],
   transparentFormats: ['png', 'webp'],
-} as const;
+} as const
 
-export const MERCHANT_NAME_MAX_LENGTH = 100;
+export const MERCHANT_NAME_MAX_LENGTH = 100
 
-export const MerchantStatus = z.enum(['active']).meta({ id: 'MerchantStatus', description: 'Merchant status.' });
-export type MerchantStatus = z.infer<typeof MerchantStatus>;
+export const MerchantStatus = z.enum(['active']).meta({ id: 'MerchantStatus', description: 'Merchant status.' })
+export type MerchantStatus = z.infer<typeof MerchantStatus>
 
 export const MerchantId = z
   .string()
   .regex(/^[A-Za-z0-9_-]{1,128}$/, { error: 'must be 1 to 128 characters of A-Z, a-z, 0-9, _ and -' })
-  .meta({ id: 'MerchantId', description: 'Merchant identifier, as returned when the merchant was created.' });
-export type MerchantId = z.infer<typeof MerchantId>;
+  .meta({ id: 'MerchantId', description: 'Merchant identifier, as returned when the merchant was created.' })
+export type MerchantId = z.infer<typeof MerchantId>
 
 // The name is shown to buyers on the wallet and checkout screens, so surrounding whitespace is
 // dropped and control characters are refused.
@@ -33,30 +33,30 @@ const MerchantName = z
   .min(1, { error: 'must not be empty' })
   .max(MERCHANT_NAME_MAX_LENGTH, { error: `must be at most ${MERCHANT_NAME_MAX_LENGTH} characters long` })
   .refine((s) => !/\p{Cc}/u.test(s), { error: 'must not contain control characters' })
-  .meta({ description: 'Display name shown to buyers; surrounding whitespace is removed.' });
+  .meta({ description: 'Display name shown to buyers; surrounding whitespace is removed.' })
 
-const MerchantEmail = z.email({ error: 'must be a valid e-mail address' }).max(254, { error: 'must be at most 254 characters long' });
+const MerchantEmail = z.email({ error: 'must be a valid e-mail address' }).max(254, { error: 'must be at most 254 characters long' })
 
 // Only the syntax is checked here; reachability, size and format (8.2) need a fetch and belong to the service.
 export const LogoUrl = z
   .string()
   .max(MAX_REDIRECT_URL_LENGTH)
   .superRefine((url, ctx) => {
-    const result = normalizeRedirectUrl(url, { allowLoopback: false });
-    if (!result.ok) ctx.addIssue({ code: 'custom', input: url, message: result.reason });
+    const result = normalizeRedirectUrl(url, { allowLoopback: false })
+    if (!result.ok) ctx.addIssue({ code: 'custom', input: url, message: result.reason })
   })
   .meta({
     id: 'LogoUrl',
     format: 'uri',
     description:
       'Public HTTPS URL of the merchant logo: square within 5 %, 500 to 4096 px a side (1024 recommended), JPEG, PNG, WebP or AVIF, at most 2 MB.',
-  });
+  })
 
 export const CreateMerchantRequest = z
   .object({ merchantName: MerchantName, merchantEmail: MerchantEmail, iconUrl: LogoUrl.optional() })
-  .meta({ id: 'CreateMerchantRequest', description: 'Body of POST /v1/merchants. Unknown fields are ignored.' });
-export type CreateMerchantRequest = z.infer<typeof CreateMerchantRequest>;
-export type CreateMerchantRequestInput = z.input<typeof CreateMerchantRequest>;
+  .meta({ id: 'CreateMerchantRequest', description: 'Body of POST /v1/merchants. Unknown fields are ignored.' })
+export type CreateMerchantRequest = z.infer<typeof CreateMerchantRequest>
+export type CreateMerchantRequestInput = z.input<typeof CreateMerchantRequest>
 
 export const UpdateMerchantRequest = z
   .object({ iconUrl: LogoUrl.optional(), merchantName: MerchantName.optional(), merchantEmail: MerchantEmail.optional() })
@@ -67,9 +67,9 @@ export const UpdateMerchantRequest = z
     id: 'UpdateMerchantRequest',
     description: 'Body of PATCH /v1/merchants/{merchantId}: the fields to change, at least one.',
     minProperties: 1,
-  });
-export type UpdateMerchantRequest = z.infer<typeof UpdateMerchantRequest>;
-export type UpdateMerchantRequestInput = z.input<typeof UpdateMerchantRequest>;
+  })
+export type UpdateMerchantRequest = z.infer<typeof UpdateMerchantRequest>
+export type UpdateMerchantRequestInput = z.input<typeof UpdateMerchantRequest>
 
 export const Merchant = z
   .object({
@@ -79,10 +79,10 @@ export const Merchant = z
     status: MerchantStatus,
     createdAt: DateTime,
   })
-  .meta({ id: 'Merchant', description: 'A merchant account.' });
-export type Merchant = z.infer<typeof Merchant>;
+  .meta({ id: 'Merchant', description: 'A merchant account.' })
+export type Merchant = z.infer<typeof Merchant>
 
 export const MerchantResponse = z
   .object({ merchant: Merchant })
-  .meta({ id: 'MerchantResponse', description: 'Response of create and update merchant.' });
-export type MerchantResponse = z.infer<typeof MerchantResponse>;
+  .meta({ id: 'MerchantResponse', description: 'Response of create and update merchant.' })
+export type MerchantResponse = z.infer<typeof MerchantResponse>

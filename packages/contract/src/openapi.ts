@@ -1,4 +1,4 @@
-import { buildComponents, type Json, ref } from './openapi-components.ts';
+import { buildComponents, type Json, ref } from './openapi-components.ts'
 import {
   API_KEY_HEADER,
   API_VERSION_HEADER,
@@ -7,27 +7,27 @@ import {
   IDEMPOTENCY_KEY_HEADER,
   IDEMPOTENT_REPLAYED_HEADER,
   MERCHANT_ID_HEADER,
-} from './headers.ts';
-import { CAIP2_PATTERN } from './caip.ts';
-import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, REFERENCE_ID_FILTER_PATTERN } from './listing-query.ts';
-import { API_VERSIONS, DEFAULT_API_VERSION } from './versions.ts';
+} from './headers.ts'
+import { CAIP2_PATTERN } from './caip.ts'
+import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, REFERENCE_ID_FILTER_PATTERN } from './listing-query.ts'
+import { API_VERSIONS, DEFAULT_API_VERSION } from './versions.ts'
 
-export { COMPONENT_SCHEMAS } from './openapi-components.ts';
+export { COMPONENT_SCHEMAS } from './openapi-components.ts'
 
 const versionHeader: Json = {
   description: 'API version resolved for this request.',
   schema: ref('ApiVersion'),
-};
+}
 
 function jsonResponse(description: string, schemaRef: Json, headers: Json = {}): Json {
   return {
     description,
     headers: { [API_VERSION_HEADER]: { $ref: '#/components/headers/PayVersion' }, ...headers },
     content: { 'application/json': { schema: schemaRef } },
-  };
+  }
 }
 
-const errorResponse = (status: number): Json => ({ $ref: `#/components/responses/Error${status}` });
+const errorResponse = (status: number): Json => ({ $ref: `#/components/responses/Error${status}` })
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Invalid request. Codes: invalid_params, params_validation, invalid_api_version, unknown_api_version, api_version_downgrade, bad_request.',
@@ -37,16 +37,16 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   429: 'Too many requests with this API key, or too many failed authentications from this address. Code: rate_limited.',
   500: 'Internal server error. Code: internal_error.',
   502: 'Upstream service returned an error. Code: bad_gateway.',
-};
+}
 
 const retryAfterHeader: Json = {
   description: 'Seconds to wait before the next request.',
   schema: { type: 'integer', minimum: 1 },
-};
+}
 
 // Every operation is under /v1, and every /v1 request counts against the rate limits.
 function errors(...statuses: number[]): Json {
-  return Object.fromEntries([...statuses, 429].map((s) => [String(s), errorResponse(s)]));
+  return Object.fromEntries([...statuses, 429].map((s) => [String(s), errorResponse(s)]))
 }
 
 const pathParam = (name: string, schemaId: string, description: string): Json => ({
@@ -55,9 +55,9 @@ const pathParam = (name: string, schemaId: string, description: string): Json =>
   required: true,
   description,
   schema: ref(schemaId),
-});
+})
 
-const versionParam: Json = { $ref: '#/components/parameters/PayVersion' };
+const versionParam: Json = { $ref: '#/components/parameters/PayVersion' }
 
 function listQueryParameters(): Json[] {
   const query = (name: string, schema: Json, description: string, extra: Json = {}): Json => ({
@@ -67,8 +67,8 @@ function listQueryParameters(): Json[] {
     description,
     schema,
     ...extra,
-  });
-  const repeated = { style: 'form', explode: true };
+  })
+  const repeated = { style: 'form', explode: true }
   return [
     query('startTs', { type: 'string', format: 'date-time' }, 'RFC 3339 timestamp with a time zone; inclusive.'),
     query('endTs', { type: 'string', format: 'date-time' }, 'RFC 3339 timestamp with a time zone; exclusive; must be later than startTs.'),
@@ -78,12 +78,9 @@ function listQueryParameters(): Json[] {
       'Token symbol filter; repeat for several. CAIP-19 ids are not supported.',
       repeated,
     ),
-    query(
-      'asset',
-      { type: 'string', minLength: 1 },
-      'Deprecated: use token_symbol. Will be removed in a future API version.',
-      { deprecated: true },
-    ),
+    query('asset', { type: 'string', minLength: 1 }, 'Deprecated: use token_symbol. Will be removed in a future API version.', {
+      deprecated: true,
+    }),
     query('network', { type: 'string' }, `CAIP-2 chain id; comma-separated for several. Each must match ${CAIP2_PATTERN.source}.`),
     query('sortBy', { type: 'string', enum: ['date', 'amount'], default: 'date' }, 'Sort key.'),
     query('sortDir', { type: 'string', enum: ['asc', 'desc'], default: 'desc' }, 'Sort direction.'),
@@ -96,19 +93,19 @@ function listQueryParameters(): Json[] {
       'Substring search on the merchant reference id: ASCII letters, digits, space and / - : . , +',
     ),
     query('merchantId', { type: 'array', items: { type: 'string', minLength: 1 } }, 'Merchant filter; repeat for several.', repeated),
-  ];
+  ]
 }
 
 function jsonBody(schemaRef: Json): Json {
-  return { required: true, content: { 'application/json': { schema: schemaRef } } };
+  return { required: true, content: { 'application/json': { schema: schemaRef } } }
 }
 
-export type OpenApiOptions = { serverUrl?: string; sandbox?: boolean };
+export type OpenApiOptions = { serverUrl?: string; sandbox?: boolean }
 
 export function createOpenApiDocument(options: OpenApiOptions = {}): Record<string, unknown> {
-  const { schemas, inputId } = buildComponents();
-  const input = (id: string): Json => ref(inputId(id));
-  const merchantAuth = [{ ApiKey: [], MerchantId: [] }];
+  const { schemas, inputId } = buildComponents()
+  const input = (id: string): Json => ref(inputId(id))
+  const merchantAuth = [{ ApiKey: [], MerchantId: [] }]
 
   const paths: Record<string, Json> = {
     '/v1/payments': {
@@ -201,7 +198,7 @@ export function createOpenApiDocument(options: OpenApiOptions = {}): Record<stri
         },
       },
     },
-  };
+  }
 
   if (options.sandbox === true) {
     paths['/v1/sandbox/payments/{paymentId}/simulate'] = {
@@ -216,7 +213,7 @@ export function createOpenApiDocument(options: OpenApiOptions = {}): Record<stri
           ...errors(400, 401, 404, 409, 500),
         },
       },
-    };
+    }
     paths['/v1/sandbox/payments/{paymentId}/confirm'] = {
       post: {
         operationId: 'Sandbox_confirm',
@@ -231,7 +228,7 @@ export function createOpenApiDocument(options: OpenApiOptions = {}): Record<stri
           ...errors(401, 404, 409, 500),
         },
       },
-    };
+    }
     paths['/v1/sandbox/payments/{paymentId}/reach-deadline'] = {
       post: {
         operationId: 'Sandbox_reachDeadline',
@@ -246,7 +243,7 @@ export function createOpenApiDocument(options: OpenApiOptions = {}): Record<stri
           ...errors(401, 404, 409, 500),
         },
       },
-    };
+    }
   }
 
   const document = {
@@ -286,7 +283,7 @@ export function createOpenApiDocument(options: OpenApiOptions = {}): Record<stri
         ClientId: { type: 'apiKey', in: 'header', name: CLIENT_ID_HEADER, description: 'Client id; required with App-Id.' },
       },
     },
-  };
+  }
   // A JSON round trip drops the `undefined` defaults that `.catch(undefined)` leaves behind.
-  return JSON.parse(JSON.stringify(document)) as Record<string, unknown>;
+  return JSON.parse(JSON.stringify(document)) as Record<string, unknown>
 }

@@ -1,13 +1,13 @@
-import { z } from 'zod';
-import { CreatePaymentAmount } from './money.ts';
-import { isTerminalListingStatus, ListingPaymentStatus, MerchantPaymentStatus, refineIsFinal } from './status.ts';
+import { z } from 'zod'
+import { CreatePaymentAmount } from './money.ts'
+import { isTerminalListingStatus, ListingPaymentStatus, MerchantPaymentStatus, refineIsFinal } from './status.ts'
 
-export const REFERENCE_ID_MAX_LENGTH = 255;
+export const REFERENCE_ID_MAX_LENGTH = 255
 
-const CONTROL_CHARACTER = /\p{Cc}/u;
-const EDGE_WHITESPACE = /^\s|\s$/;
+const CONTROL_CHARACTER = /\p{Cc}/u
+const EDGE_WHITESPACE = /^\s|\s$/
 
-const codePoints = (s: string): number => [...s].length;
+const codePoints = (s: string): number => [...s].length
 
 // Invalid redirect settings only switch redirects off (spec 4.2), so a wrong type must not fail the
 // request: each field, and the object itself, falls back to "absent".
@@ -21,8 +21,8 @@ export const CheckoutConfig = z
     description:
       'Redirect configuration. Unless both URLs are valid HTTPS URLs, redirecting is disabled for the payment; ' +
       'an invalid value never fails the request.',
-  });
-export type CheckoutConfig = z.infer<typeof CheckoutConfig>;
+  })
+export type CheckoutConfig = z.infer<typeof CheckoutConfig>
 
 export const ReferenceId = z
   .string({ error: 'must be a string' })
@@ -39,7 +39,7 @@ export const ReferenceId = z
       "Merchant's own order or reference id: 1 to 255 characters (Unicode code points), no control characters, no leading or trailing whitespace.",
     maxLength: REFERENCE_ID_MAX_LENGTH,
     examples: ['order-2026-0001'],
-  });
+  })
 
 export const CreatePaymentRequest = z
   .object({
@@ -50,9 +50,9 @@ export const CreatePaymentRequest = z
   .meta({
     id: 'CreatePaymentRequest',
     description: 'Body of POST /v1/merchant/payment. Unknown fields are ignored.',
-  });
-export type CreatePaymentRequest = z.infer<typeof CreatePaymentRequest>;
-export type CreatePaymentRequestInput = z.input<typeof CreatePaymentRequest>;
+  })
+export type CreatePaymentRequest = z.infer<typeof CreatePaymentRequest>
+export type CreatePaymentRequestInput = z.input<typeof CreatePaymentRequest>
 
 export const CreatePaymentResponse = z
   .object({
@@ -64,34 +64,34 @@ export const CreatePaymentResponse = z
     pollInMs: z.int().min(0).meta({ description: 'Suggested status polling interval in milliseconds.' }),
   })
   .superRefine(refineIsFinal)
-  .meta({ id: 'CreatePaymentResponse', description: 'A merchant-created payment.' });
-export type CreatePaymentResponse = z.infer<typeof CreatePaymentResponse>;
+  .meta({ id: 'CreatePaymentResponse', description: 'A merchant-created payment.' })
+export type CreatePaymentResponse = z.infer<typeof CreatePaymentResponse>
 
 export const MerchantPaymentStatusResponse = z
   .object({ status: MerchantPaymentStatus, isFinal: z.boolean() })
   .superRefine(refineIsFinal)
-  .meta({ id: 'MerchantPaymentStatusResponse', description: 'Status of a payment in the merchant view.' });
-export type MerchantPaymentStatusResponse = z.infer<typeof MerchantPaymentStatusResponse>;
+  .meta({ id: 'MerchantPaymentStatusResponse', description: 'Status of a payment in the merchant view.' })
+export type MerchantPaymentStatusResponse = z.infer<typeof MerchantPaymentStatusResponse>
 
 export const PaymentStatusResponse = z
   .object({ paymentId: z.string().min(1), status: ListingPaymentStatus, isTerminal: z.boolean() })
   .superRefine((value, ctx) => {
-    if (value.isTerminal === isTerminalListingStatus(value.status)) return;
+    if (value.isTerminal === isTerminalListingStatus(value.status)) return
     ctx.addIssue({
       code: 'custom',
       path: ['isTerminal'],
       input: value.isTerminal,
       message: `must be ${isTerminalListingStatus(value.status)} when status is ${value.status}`,
-    });
+    })
   })
   .meta({
     id: 'PaymentStatusResponse',
     description: 'Status of a payment in the partner (listing) view, as returned by GET /v1/payments/{paymentId}/status.',
-  });
-export type PaymentStatusResponse = z.infer<typeof PaymentStatusResponse>;
+  })
+export type PaymentStatusResponse = z.infer<typeof PaymentStatusResponse>
 
 export const PaymentIdParam = z
   .string()
   .regex(/^[A-Za-z0-9_-]{1,128}$/, { error: 'must be 1 to 128 characters of A-Z, a-z, 0-9, _ and -' })
-  .meta({ id: 'PaymentId', description: 'Payment identifier as returned at creation.' });
-export type PaymentIdParam = z.infer<typeof PaymentIdParam>;
+  .meta({ id: 'PaymentId', description: 'Payment identifier as returned at creation.' })
+export type PaymentIdParam = z.infer<typeof PaymentIdParam>

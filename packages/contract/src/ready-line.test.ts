@@ -1,9 +1,9 @@
-import { describe, expect, it } from 'vitest';
-import { SandboxReadyLine, TillReadyLine } from './ready-line.ts';
+import { describe, expect, it } from 'vitest'
+import { SandboxReadyLine, TillReadyLine } from './ready-line.ts'
 
-const addresses = { baseUrl: 'http://127.0.0.1:4000', checkoutUrl: 'http://127.0.0.1:4000/checkout' };
-const credentials = { apiKey: 'till_sk_test_abc_secret', merchantId: 'mer_01', version: '2026-02-18' };
-const sandbox = { ...addresses, ...credentials };
+const addresses = { baseUrl: 'http://127.0.0.1:4000', checkoutUrl: 'http://127.0.0.1:4000/checkout' }
+const credentials = { apiKey: 'till_sk_test_abc_secret', merchantId: 'mer_01', version: '2026-02-18' }
+const sandbox = { ...addresses, ...credentials }
 
 describe('TillReadyLine', () => {
   it.each([
@@ -11,12 +11,12 @@ describe('TillReadyLine', () => {
     ['sandbox mode', sandbox],
     ['an IPv6 listening address', { baseUrl: 'http://[::1]:4000', checkoutUrl: 'https://pay.example.com/checkout' }],
   ])('accepts %s', (_, line) => {
-    expect(TillReadyLine.parse(line)).toEqual(line);
-  });
+    expect(TillReadyLine.parse(line)).toEqual(line)
+  })
 
   it('drops fields a newer service may add, so an older launcher still starts it', () => {
-    expect(TillReadyLine.parse({ ...addresses, pid: 42 })).toEqual(addresses);
-  });
+    expect(TillReadyLine.parse({ ...addresses, pid: 42 })).toEqual(addresses)
+  })
 
   it.each([
     ['no checkoutUrl', { baseUrl: addresses.baseUrl }, ['checkoutUrl']],
@@ -26,30 +26,30 @@ describe('TillReadyLine', () => {
     ['an unknown API version', { ...sandbox, version: '2020-01-01' }, ['version']],
     ['a merchant id with spaces', { ...sandbox, merchantId: 'mer 01' }, ['merchantId']],
   ])('refuses %s', (_, line, path) => {
-    const result = TillReadyLine.safeParse(line);
-    expect(result.success).toBe(false);
-    expect(result.error?.issues.map((issue) => issue.path)).toContainEqual(path);
-  });
+    const result = TillReadyLine.safeParse(line)
+    expect(result.success).toBe(false)
+    expect(result.error?.issues.map((issue) => issue.path)).toContainEqual(path)
+  })
 
   it('refuses part of the credentials, saying they come together', () => {
-    const result = TillReadyLine.safeParse({ ...addresses, apiKey: credentials.apiKey });
+    const result = TillReadyLine.safeParse({ ...addresses, apiKey: credentials.apiKey })
     expect(result.error?.issues.map((issue) => issue.message)).toEqual([
       'apiKey, merchantId and version come together (sandbox mode) or not at all',
-    ]);
-  });
+    ])
+  })
 
   it.each([null, 'ready', [addresses]])('refuses %j', (line) => {
-    expect(TillReadyLine.safeParse(line).success).toBe(false);
-  });
-});
+    expect(TillReadyLine.safeParse(line).success).toBe(false)
+  })
+})
 
 describe('SandboxReadyLine', () => {
   it('accepts the sandbox line', () => {
-    expect(SandboxReadyLine.parse(sandbox)).toEqual(sandbox);
-  });
+    expect(SandboxReadyLine.parse(sandbox)).toEqual(sandbox)
+  })
 
   it('refuses a line without the credentials a launcher goes on to use', () => {
-    const result = SandboxReadyLine.safeParse(addresses);
-    expect(result.error?.issues.map((issue) => issue.path[0]).sort()).toEqual(['apiKey', 'merchantId', 'version']);
-  });
-});
+    const result = SandboxReadyLine.safeParse(addresses)
+    expect(result.error?.issues.map((issue) => issue.path[0]).sort()).toEqual(['apiKey', 'merchantId', 'version'])
+  })
+})

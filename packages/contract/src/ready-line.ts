@@ -1,28 +1,28 @@
 // What `till serve --json` prints on stdout once it listens: one JSON line, for whatever launched it (the
 // e2e suite, the demo, the benchmarks, an operator's script). Not part of the HTTP interface, so none of
 // these schemas carries an OpenAPI id.
-import { z } from 'zod';
-import { MerchantId } from './merchant.ts';
-import { ApiVersion } from './versions.ts';
+import { z } from 'zod'
+import { MerchantId } from './merchant.ts'
+import { ApiVersion } from './versions.ts'
 
-const HttpUrl = z.url({ protocol: /^https?$/, error: 'must be an absolute http:// or https:// URL' });
+const HttpUrl = z.url({ protocol: /^https?$/, error: 'must be an absolute http:// or https:// URL' })
 
 const ReadyAddresses = z.object({
   /** Where the API is reached, without a trailing slash. */
   baseUrl: HttpUrl,
   /** The hosted checkout page; a payment's page is `${checkoutUrl}/${paymentId}`. */
   checkoutUrl: HttpUrl,
-});
+})
 
 /** The test partner's key, its merchant and its API version, which `till serve --sandbox` sets up. */
 export const SandboxCredentials = z.object({
   apiKey: z.string().startsWith('till_sk_test_', { error: 'must be a sandbox key (till_sk_test_…)' }),
   merchantId: MerchantId,
   version: ApiVersion,
-});
-export type SandboxCredentials = z.infer<typeof SandboxCredentials>;
+})
+export type SandboxCredentials = z.infer<typeof SandboxCredentials>
 
-const CREDENTIALS = Object.keys(SandboxCredentials.shape) as (keyof SandboxCredentials)[];
+const CREDENTIALS = Object.keys(SandboxCredentials.shape) as (keyof SandboxCredentials)[]
 
 /**
  * Any ready line: the credentials come all together (sandbox mode) or not at all. Fields a newer
@@ -31,9 +31,9 @@ const CREDENTIALS = Object.keys(SandboxCredentials.shape) as (keyof SandboxCrede
 export const TillReadyLine = ReadyAddresses.extend(SandboxCredentials.partial().shape).refine(
   (line) => CREDENTIALS.every((key) => line[key] === undefined) || CREDENTIALS.every((key) => line[key] !== undefined),
   { error: 'apiKey, merchantId and version come together (sandbox mode) or not at all' },
-);
-export type TillReadyLine = z.infer<typeof TillReadyLine>;
+)
+export type TillReadyLine = z.infer<typeof TillReadyLine>
 
 /** The line of `till serve --sandbox --json`, for launchers that go on to make API calls with it. */
-export const SandboxReadyLine = ReadyAddresses.extend(SandboxCredentials.shape);
-export type SandboxReadyLine = z.infer<typeof SandboxReadyLine>;
+export const SandboxReadyLine = ReadyAddresses.extend(SandboxCredentials.shape)
+export type SandboxReadyLine = z.infer<typeof SandboxReadyLine>

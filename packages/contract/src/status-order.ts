@@ -1,4 +1,4 @@
-import type { MerchantPaymentStatus } from './status.ts';
+import type { MerchantPaymentStatus } from './status.ts'
 
 // No zod here, at run time or otherwise: the checkout page's browser bundle imports this module alone.
 
@@ -13,6 +13,6 @@ export const STATUS_PROGRESS: Readonly<Record<MerchantPaymentStatus, number>> = 
   succeeded: 2,
   failed: 2,
   expired: 2,
-};
+}
 
-export const FINAL_PROGRESS = 2;
+export const FINAL_PROGRESS = 2

@@ -17,7 +17,10 @@ customElements.define('bare-element', class extends LitElement { render() { retu
 const gzip = (text: string) => gzipSync(Buffer.from(text), { level: 9 }).length
 
 async function bare(): Promise<string> {
-  const result = await build({ ...bundleOptions, stdin: { contents: BARE, resolveDir: new URL('..', import.meta.url).pathname, loader: 'ts' } })
+  const result = await build({
+    ...bundleOptions,
+    stdin: { contents: BARE, resolveDir: new URL('..', import.meta.url).pathname, loader: 'ts' },
+  })
   const text = result.outputFiles[0]?.text
   if (text === undefined) throw new Error('esbuild produced no baseline')
   return text
@@ -34,7 +37,9 @@ async function main() {
 
   console.log('\n[bench] <pay-button> + <pay-return> bundle (dist/pay-elements.js), gzip -9, Lit included')
   console.log(`  ${String(size).padStart(5)} B  ${kb(size).padStart(8)}  (${kb(elements.length)} minified)  both elements`)
-  console.log(`  ${String(base).padStart(5)} B  ${kb(base).padStart(8)}  (${kb(baseline.length)} minified)  a bare Lit element, built in this run`)
+  console.log(
+    `  ${String(base).padStart(5)} B  ${kb(base).padStart(8)}  (${kb(baseline.length)} minified)  a bare Lit element, built in this run`,
+  )
   console.log(`  ${String(size - base).padStart(5)} B  the elements' own code, styles and wording`)
   console.log(`  size: ${kb(size)} of ${kb(BUDGET.gzipBytes)} ${fitsSize ? '✓' : '✗'}`)
   console.log(`  ratio: ${ratio.toFixed(3)}× a bare Lit element (for information; no budget)`)

@@ -69,7 +69,10 @@ describe('<pay-button>', () => {
     button(element).click()
 
     const started = await start
-    expect(started.detail).to.deep.equal({ action: new URL(backend.url, location.href).href, body: { orderId: 'ord_123', coupon: 'SPRING' } })
+    expect(started.detail).to.deep.equal({
+      action: new URL(backend.url, location.href).href,
+      body: { orderId: 'ord_123', coupon: 'SPRING' },
+    })
     expect(started.bubbles && started.composed && started.cancelable).to.equal(true)
 
     const reply = await event
@@ -138,7 +141,10 @@ describe('<pay-button>', () => {
   it('navigates to gatewayUrl when nobody prevents pay-created, and is accessible while redirecting', async () => {
     // A checkout answering 204 No Content: the browser goes there, and stays on this page.
     const checkout = await scenario({ status: 204 })
-    const backend = await scenario({ status: 201, body: { paymentId: 'pay_1', gatewayUrl: `${location.origin}${checkout.url}?from=button` } })
+    const backend = await scenario({
+      status: 201,
+      body: { paymentId: 'pay_1', gatewayUrl: `${location.origin}${checkout.url}?from=button` },
+    })
     const element = await withForm(backend.url)
     button(element).click()
     await waitUntil(() => element.state === 'redirecting', 'redirecting expected')
@@ -376,8 +382,7 @@ describe('<pay-button> on a storefront page', () => {
     const backend = await scenario(created)
     const { view, element } = await page(backend.url, true)
     await (element as PayButton).updateComplete
-    const toBackend = () =>
-      view.performance.getEntriesByType('resource').filter((entry) => entry.name.includes(backend.url)).length
+    const toBackend = () => view.performance.getEntriesByType('resource').filter((entry) => entry.name.includes(backend.url)).length
     expect(toBackend()).to.equal(0)
     expect(await backend.requests()).to.have.length(0)
     element.addEventListener('pay-created', (event) => event.preventDefault())

@@ -7,7 +7,13 @@ import type { PayReturn, PayStatusEvent, ReturnView } from './pay-return.ts'
 import type { PayErrorEvent } from './shared.ts'
 
 const reply = (status: ReturnStatus, pollInMs = 2000): Reply => ({
-  body: { status, isFinal: ['succeeded', 'failed', 'expired', 'mismatch'].includes(status), pollInMs, orderId: 'ord_1', paymentId: 'pay_1' },
+  body: {
+    status,
+    isFinal: ['succeeded', 'failed', 'expired', 'mismatch'].includes(status),
+    pollInMs,
+    orderId: 'ord_1',
+    paymentId: 'pay_1',
+  },
 })
 
 const RETURN = '?order=ord_1&payment_id=pay_1'
@@ -16,7 +22,8 @@ function mount(verify: string, search = RETURN, content = html``) {
   return fixture<PayReturn>(html`<pay-return verify=${verify} .search=${search}>${content}</pay-return>`)
 }
 
-const shows = (element: PayReturn, view: ReturnView) => waitUntil(() => element.view === view, `the ${view} view expected, not ${element.view}`)
+const shows = (element: PayReturn, view: ReturnView) =>
+  waitUntil(() => element.view === view, `the ${view} view expected, not ${element.view}`)
 
 /**
  * Mounts the element with its first answer held, and its poll timer in the test's hands before that
@@ -146,7 +153,9 @@ describe('<pay-return>', () => {
   })
 
   it('never polls faster than 2000 ms when neither the reply nor poll-in-ms gives a usable delay', async () => {
-    const { backend, element, timer } = await mountPolling([{ body: { status: 'pending', isFinal: false, pollInMs: 0 } }], { pollInMs: 'soon' })
+    const { backend, element, timer } = await mountPolling([{ body: { status: 'pending', isFinal: false, pollInMs: 0 } }], {
+      pollInMs: 'soon',
+    })
     await shows(element, 'processing')
     expect(timer.delays()).to.deep.equal([2000])
     expect(backend.asked()).to.have.length(1)
@@ -198,7 +207,10 @@ describe('<pay-return>', () => {
   })
 
   it('shows the error view with the backend’s message and a retry button, fires pay-error; retry asks again', async () => {
-    const backend = await scenario({ status: 410, body: { code: 'order_cancelled', message: 'This order was cancelled.' } }, reply('succeeded'))
+    const backend = await scenario(
+      { status: 410, body: { code: 'order_cancelled', message: 'This order was cancelled.' } },
+      reply('succeeded'),
+    )
     const element = await mount(backend.url)
     const failed = (await oneEvent(element, 'pay-error')) as PayErrorEvent
     expect(failed.detail).to.deep.equal({ code: 'order_cancelled', message: 'This order was cancelled.', status: 410 })

@@ -141,7 +141,11 @@ export class PayReturn extends PayElement<ReturnView, VerifyReply> {
     this.set_(reply.status === 'pending' ? 'processing' : reply.status)
     this.fire_('pay-status', reply)
     // A bad delay (none, NaN, 0) from the reply or the attribute must not turn polling into a busy loop.
-    if (!reply.isFinal) this.timer_ = setTimeout(this.check_, [reply.pollInMs, this.pollInMs, 2000].find((ms) => ms > 0))
+    if (!reply.isFinal)
+      this.timer_ = setTimeout(
+        this.check_,
+        [reply.pollInMs, this.pollInMs, 2000].find((ms) => ms > 0),
+      )
   }
 
   // The retry button goes away with the error view: the region takes the focus it had, not the body.

@@ -14,20 +14,20 @@
  * The amount never travels from the browser: the backend reads it from its own order.
  */
 export interface CreatePaymentReply {
-  paymentId: string;
+  paymentId: string
   /** The hosted checkout page of the payment; the element sends the buyer there. */
-  gatewayUrl: string;
+  gatewayUrl: string
 }
 
 /** Every 4xx/5xx answer of the merchant backend: the same shape as the Pay interface's error body. */
 export interface MerchantErrorBody {
-  message: string;
-  code: string;
-  issues?: { field: string; message: string }[];
+  message: string
+  code: string
+  issues?: { field: string; message: string }[]
 }
 
 /** What `<pay-return>` shows. `mismatch`: the `payment_id` in the URL is not the order's payment. */
-export type ReturnStatus = 'pending' | 'processing' | 'succeeded' | 'failed' | 'expired' | 'mismatch';
+export type ReturnStatus = 'pending' | 'processing' | 'succeeded' | 'failed' | 'expired' | 'mismatch'
 
 /**
  * `GET <verify><the return page's own query string>` from `<pay-return>`, e.g.
@@ -36,11 +36,11 @@ export type ReturnStatus = 'pending' | 'processing' | 'succeeded' | 'failed' | '
  * succeeded, and answers `200` with this body.
  */
 export interface VerifyReply {
-  status: ReturnStatus;
+  status: ReturnStatus
   /** True for succeeded, failed, expired and mismatch: the element stops polling. */
-  isFinal: boolean;
+  isFinal: boolean
   /** When to ask again while `isFinal` is false (Till's `pollInMs` for the payment). */
-  pollInMs: number;
-  orderId?: string;
-  paymentId?: string;
+  pollInMs: number
+  orderId?: string
+  paymentId?: string
 }

@@ -46,7 +46,8 @@ export abstract class PayElement<State extends string, Reply> extends LitElement
    * Both elements' `:host` basics and spinner: within the line's height, so showing it moves nothing; slower,
    * not gone, for reduced motion (it still means "working").
    */
-  static override styles: CSSResultGroup = css`:host([hidden]){display:none}[part=spinner]{display:inline-block;padding:.25em;vertical-align:-.1em;margin-inline-end:.5em;border:.15em solid;border-right-color:#0000;border-radius:50%;animation:s 1s linear infinite}@keyframes s{to{rotate:1turn}}@media (prefers-reduced-motion:reduce){[part=spinner]{animation-duration:3s}}`
+  static override styles: CSSResultGroup =
+    css`:host([hidden]){display:none}[part=spinner]{display:inline-block;padding:.25em;vertical-align:-.1em;margin-inline-end:.5em;border:.15em solid;border-right-color:#0000;border-radius:50%;animation:s 1s linear infinite}@keyframes s{to{rotate:1turn}}@media (prefers-reduced-motion:reduce){[part=spinner]{animation-duration:3s}}`
 
   abstract state_: State
   /** After the error wording in the error state: a space and the error's message; else empty. */

@@ -14,7 +14,12 @@ export const jsx = [
   <pay-button action="/pay/checkout" order-id="ord_1" disabled onpay-created={(event) => event.detail.paymentId}>
     Pay
   </pay-button>,
-  <pay-return verify="/pay/verify" poll-in-ms={1500} onpay-status={(event) => event.detail.status} onpay-error={(event) => event.detail.message} />,
+  <pay-return
+    verify="/pay/verify"
+    poll-in-ms={1500}
+    onpay-status={(event) => event.detail.status}
+    onpay-error={(event) => event.detail.message}
+  />,
   // @ts-expect-error: not an attribute of <pay-button>
   <pay-button order="ord_1" />,
   // (TypeScript does not check hyphenated JSX attribute names it does not know, such as a misspelt

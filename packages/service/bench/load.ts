@@ -92,7 +92,8 @@ function fire(target: Target, connections: number, durationSeconds: number): Pro
         timeout: 10,
         ...(nextBody ? { requests: [{ setupRequest: (request) => ({ ...request, body: nextBody() }) }] } : {}),
       },
-      (error: unknown, result) => (error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve(summarize(result, latencies))),
+      (error: unknown, result) =>
+        error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve(summarize(result, latencies)),
     )
     instance.on('response', (_client, statusCode, _bytes, responseTime) => {
       if (statusCode >= 200 && statusCode < 300) latencies.add(responseTime)
@@ -133,8 +134,7 @@ export function createTarget(till: TillReady): Target {
     url: `${till.baseUrl}/v1/merchant/payment`,
     method: 'POST',
     headers: merchantHeaders(till),
-    nextBody: () =>
-      JSON.stringify({ amount: { unit: 'iso4217/EUR', value: '1999' }, referenceId: `bench-${run}-${++sequence}` }),
+    nextBody: () => JSON.stringify({ amount: { unit: 'iso4217/EUR', value: '1999' }, referenceId: `bench-${run}-${++sequence}` }),
   }
 }
 

@@ -31,8 +31,12 @@ function fetchRaw(url: string): Promise<Fetched> {
 
 async function litHtmlBaseline(): Promise<number> {
   const result = await build({
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: the source of a tagged template, built as a string
-    stdin: { contents: "import { html, render } from 'lit-html'; render(html`<p>${'hi'}</p>`, document.body)", resolveDir: new URL('../../checkout-page/', import.meta.url).pathname, loader: 'ts' },
+    stdin: {
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the source of a tagged template, built as a string
+      contents: "import { html, render } from 'lit-html'; render(html`<p>${'hi'}</p>`, document.body)",
+      resolveDir: new URL('../../checkout-page/', import.meta.url).pathname,
+      loader: 'ts',
+    },
     bundle: true,
     minify: true,
     format: 'esm',
@@ -55,20 +59,27 @@ async function main() {
     const { gatewayUrl } = (await created.json()) as { gatewayUrl: string }
     const page = await fetchRaw(gatewayUrl)
     // Everything the page links that blocks or drives its first paint: stylesheets, scripts, images.
-    const linked = [...page.body.matchAll(/<(?:link rel="stylesheet" href|script[^>]* src|img src)="([^"]+)"/g)].map((match) => new URL(match[1] ?? '', gatewayUrl).href)
+    const linked = [...page.body.matchAll(/<(?:link rel="stylesheet" href|script[^>]* src|img src)="([^"]+)"/g)].map(
+      (match) => new URL(match[1] ?? '', gatewayUrl).href,
+    )
     const assets = await Promise.all(linked.map(fetchRaw))
     const all = [page, ...assets]
-    if (all.some((item) => item.status !== 200)) throw new Error(`a request failed: ${all.map((item) => `${item.status} ${item.url}`).join(', ')}`)
+    if (all.some((item) => item.status !== 200))
+      throw new Error(`a request failed: ${all.map((item) => `${item.status} ${item.url}`).join(', ')}`)
     const total = all.reduce((sum, item) => sum + item.wireBytes, 0)
     const script = assets.find((item) => item.url.endsWith('.js'))
     const baseline = await litHtmlBaseline()
 
     console.log('\n[bench] checkout page critical path (gzip on the wire, as Chromium requests it)')
     for (const item of all) console.log(`  ${kb(item.wireBytes).padStart(9)}  (${kb(item.rawBytes)} raw)  ${new URL(item.url).pathname}`)
-    console.log(`  ${kb(total).padStart(9)}  in ${all.length} requests; budget ${kb(BUDGET.gzipBytes)} in ${BUDGET.requests}: ${total <= BUDGET.gzipBytes && all.length <= BUDGET.requests ? '✓' : '✗'} (${((total / BUDGET.gzipBytes) * 100).toFixed(0)} % of it)`)
-    console.log('  the merchant logo, when the merchant has one, is the one more request (from the merchant\'s own host)')
+    console.log(
+      `  ${kb(total).padStart(9)}  in ${all.length} requests; budget ${kb(BUDGET.gzipBytes)} in ${BUDGET.requests}: ${total <= BUDGET.gzipBytes && all.length <= BUDGET.requests ? '✓' : '✗'} (${((total / BUDGET.gzipBytes) * 100).toFixed(0)} % of it)`,
+    )
+    console.log("  the merchant logo, when the merchant has one, is the one more request (from the merchant's own host)")
     if (script) {
-      console.log(`  script ${kb(script.wireBytes)} = ${(script.wireBytes / baseline).toFixed(2)}× lit-html alone (${kb(baseline)}, built in this run)`)
+      console.log(
+        `  script ${kb(script.wireBytes)} = ${(script.wireBytes / baseline).toFixed(2)}× lit-html alone (${kb(baseline)}, built in this run)`,
+      )
     }
     console.log('  BTCPay Server checkout, for scale (published figure, not measured here): 141 KB in 18 requests')
   } finally {

@@ -88,7 +88,9 @@ export function commandLineFacts(postmaster: number): PostgresFacts | undefined 
       const [name, value] = args[index - 1] === '-c' ? arg.split('=', 2) : []
       if (name && value !== undefined && (DURABILITY_SETTINGS as readonly string[]).includes(name)) settings[name] = value
     })
-    const version = execFileSync(args[0]!, ['--version'], { encoding: 'utf8' }).trim().replace(/^postgres \(PostgreSQL\) /, '')
+    const version = execFileSync(args[0]!, ['--version'], { encoding: 'utf8' })
+      .trim()
+      .replace(/^postgres \(PostgreSQL\) /, '')
     return { version, settings }
   } catch {
     return undefined

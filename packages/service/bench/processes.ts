@@ -13,7 +13,11 @@ export function readStat(pid: number): Stat | undefined {
     // The command name may contain spaces and parentheses; the fields after the last ')' are fixed.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
     const ticks = Number(fields[11]) + Number(fields[12]) // utime + stime
-    return { ppid: Number(fields[1]), cpuMs: (ticks * 1000) / TICKS_PER_SECOND, command: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) }
+    return {
+      ppid: Number(fields[1]),
+      cpuMs: (ticks * 1000) / TICKS_PER_SECOND,
+      command: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')),
+    }
   } catch {
     return undefined
   }

@@ -38,7 +38,10 @@ function areaOf(frame: CallFrame): string {
 }
 
 function shortUrl(url: string): string {
-  return url.replace(/^file:\/\//, '').replace(/^.*\/node_modules\/\.pnpm\/[^/]+\/node_modules\//, '').replace(/^.*\/packages\//, '')
+  return url
+    .replace(/^file:\/\//, '')
+    .replace(/^.*\/node_modules\/\.pnpm\/[^/]+\/node_modules\//, '')
+    .replace(/^.*\/packages\//, '')
 }
 
 function frameKey(frame: CallFrame): string {
@@ -117,7 +120,9 @@ function main() {
     for (const [key, us] of [...map].sort((a, b) => b[1] - a[1]).slice(0, count)) console.log(`  ${percent(us)}  ${key}`)
   }
   const seconds = (us: number) => `${(us / 1e6).toFixed(1)} s`
-  console.log(`${file}: ${seconds(busy)} busy, ${seconds(idle)} idle, ${seconds(skipped)} before the first request left out (start-up, idle); percentages are of busy time`)
+  console.log(
+    `${file}: ${seconds(busy)} busy, ${seconds(idle)} idle, ${seconds(skipped)} before the first request left out (start-up, idle); percentages are of busy time`,
+  )
   print('Self time by area', selfByArea, 15)
   print('Self time by function', selfByFunction, top)
   print('Inclusive time by function', totalByFunction, top)

@@ -112,14 +112,17 @@ export function cpuTable(rows: Row[]): string | undefined {
   const components: CpuComponent[] = ['server', 'postgres', 'load generator']
   if (rows.every((row) => Object.keys(row.measurement.cpuMs).length === 0)) return undefined
   const label: Record<CpuComponent, string> = { server: 'server', postgres: 'pg', 'load generator': 'loadgen', machine: 'machine' }
-  const cells = [['scenario', 'database', ...components.map((c) => `${label[c]} µs`), ...components.map((c) => `${label[c]} cores`), 'other cores']]
+  const cells = [
+    ['scenario', 'database', ...components.map((c) => `${label[c]} µs`), ...components.map((c) => `${label[c]} cores`), 'other cores'],
+  ]
   for (const row of rows) {
     const m = row.measurement
     const perRequest = (c: CpuComponent) => {
       const cpu = m.cpuMs[c]
       return cpu === undefined || m.ok === 0 ? '-' : integer.format((cpu * 1000) / m.ok)
     }
-    const cores = (cpu: number | undefined) => (cpu === undefined || m.durationSeconds === 0 ? '-' : (cpu / 1000 / m.durationSeconds).toFixed(2))
+    const cores = (cpu: number | undefined) =>
+      cpu === undefined || m.durationSeconds === 0 ? '-' : (cpu / 1000 / m.durationSeconds).toFixed(2)
     const machine = m.cpuMs.machine
     const other = machine === undefined ? undefined : Math.max(0, machine - components.reduce((sum, c) => sum + (m.cpuMs[c] ?? 0), 0))
     cells.push([row.scenario, row.database, ...components.map(perRequest), ...components.map((c) => cores(m.cpuMs[c])), cores(other)])

@@ -37,7 +37,8 @@ function positiveInteger(name: string, fallback: number, max: number): number {
   const raw = process.env[name]
   if (raw === undefined || raw === '') return fallback
   const value = Number(raw)
-  if (!Number.isInteger(value) || value < 1 || value > max) throw new UsageError(`${name} must be an integer from 1 to ${max}, not "${raw}"`)
+  if (!Number.isInteger(value) || value < 1 || value > max)
+    throw new UsageError(`${name} must be an integer from 1 to ${max}, not "${raw}"`)
   return value
 }
 
@@ -112,7 +113,10 @@ function describeSetup(input: {
   background: number | undefined
 }): string[] {
   const { settings, pgFacts, embeddedFacts, bareRate, spread, background } = input
-  const described = (facts: PostgresFacts) => Object.entries(facts.settings).map(([name, value]) => `${name}=${value}`).join(', ')
+  const described = (facts: PostgresFacts) =>
+    Object.entries(facts.settings)
+      .map(([name, value]) => `${name}=${value}`)
+      .join(', ')
   const cpus = os.cpus()
   return [
     `node ${process.version}, ${cpus.length} CPUs (${cpus[0]?.model.trim() ?? 'unknown'}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.type()} ${os.release()}`,
@@ -145,13 +149,17 @@ async function main(): Promise<number> {
 
   // Start everything at once: start-up is not measured, and doing it in parallel keeps the run short.
   // Nothing is measured until all of it is up, so the start-ups do not steal CPU from a measurement.
-  log(`starting bare node${databases.includes('embedded') ? ', till on its embedded PostgreSQL' : ''}${databases.includes('external') ? ', an external PostgreSQL and till on it' : ''}`)
+  log(
+    `starting bare node${databases.includes('embedded') ? ', till on its embedded PostgreSQL' : ''}${databases.includes('external') ? ', an external PostgreSQL and till on it' : ''}`,
+  )
   const [helloStart, embeddedStart, postgresStart] = await Promise.allSettled([
     startHelloServer().then(remember),
     databases.includes('embedded')
       ? Promise.all([
           startTill({ name: 'till, embedded PostgreSQL', ...(nodeFlags ? { nodeFlags } : {}) }).then(remember),
-          startTill({ name: 'till, embedded PostgreSQL, no status cache', statusCache: false, ...(nodeFlags ? { nodeFlags } : {}) }).then(remember),
+          startTill({ name: 'till, embedded PostgreSQL, no status cache', statusCache: false, ...(nodeFlags ? { nodeFlags } : {}) }).then(
+            remember,
+          ),
         ])
       : Promise.resolve(undefined),
     databases.includes('external') ? startPostgresSide(nodeFlags) : Promise.resolve(undefined),
@@ -256,7 +264,8 @@ async function main(): Promise<number> {
     console.log('!! Some requests did not do what was asked: the figures above do not measure a working service.')
   }
   if (startErrors.length > 0) console.log('\n!! Not every server started: this run is incomplete.')
-  if (profileDir) console.log(`\nCPU profiles of the services: ${profileDir} (summarize with: node --import tsx bench/profile-summary.ts FILE)`)
+  if (profileDir)
+    console.log(`\nCPU profiles of the services: ${profileDir} (summarize with: node --import tsx bench/profile-summary.ts FILE)`)
   console.log(`\nRun took ${elapsed.toFixed(1)} s.`)
 
   const anyFailure = rows.some((row) => failures(row.measurement) > 0 || failures(row.warmup) > 0)

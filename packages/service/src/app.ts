@@ -3,7 +3,13 @@ import type { Database } from './db/port.ts'
 import { systemClock, type Clock } from './domain/clock.ts'
 import { authenticator } from './http/auth.ts'
 import { authenticateRequest } from './http/context.ts'
-import { answerFrameworkError, clientErrorHandler, closeIfBodyUnread, installErrorHandling, MAX_PARAM_LENGTH } from './http/error-handler.ts'
+import {
+  answerFrameworkError,
+  clientErrorHandler,
+  closeIfBodyUnread,
+  installErrorHandling,
+  MAX_PARAM_LENGTH,
+} from './http/error-handler.ts'
 import { merchantPaymentRoutes } from './http/routes/merchant-payments.ts'
 import { metaRoutes } from './http/routes/meta.ts'
 import { partnerPaymentRoutes } from './http/routes/partner-payments.ts'
@@ -214,7 +220,13 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
     app.addHook('onClose', async () => sweeper.stop())
     if (config.sandbox) {
       // The slow test wallet's confirmations, checked a few times a second so "a few seconds" is exact enough.
-      const confirmer = sandboxConfirmer({ confirmations: sandboxConfirmations(db), payments, clock, intervalMs: Math.min(sweepMs, 250), log: app.log })
+      const confirmer = sandboxConfirmer({
+        confirmations: sandboxConfirmations(db),
+        payments,
+        clock,
+        intervalMs: Math.min(sweepMs, 250),
+        log: app.log,
+      })
       app.addHook('onReady', async () => confirmer.start())
       app.addHook('onClose', async () => confirmer.stop())
     }

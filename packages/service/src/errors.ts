@@ -11,11 +11,7 @@ export class ApiError extends Error {
   readonly issues: ErrorIssue[] | undefined
   readonly details: Record<string, unknown> | undefined
 
-  constructor(
-    code: ErrorCode,
-    message: string,
-    extra: { issues?: ErrorIssue[]; details?: Record<string, unknown> } = {},
-  ) {
+  constructor(code: ErrorCode, message: string, extra: { issues?: ErrorIssue[]; details?: Record<string, unknown> } = {}) {
     super(message)
     this.name = 'ApiError'
     this.code = code

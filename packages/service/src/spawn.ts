@@ -109,7 +109,11 @@ function readyLine(child: TillProcess, explain: (what: string) => string, timeou
       if (end === -1) return
       const line = stdout.slice(0, end)
       const parsed = parseReadyLine(line)
-      finish('problem' in parsed ? { error: new Error(explain(`printed an unexpected first line (${parsed.problem}): ${line}`)) } : { line: parsed.line })
+      finish(
+        'problem' in parsed
+          ? { error: new Error(explain(`printed an unexpected first line (${parsed.problem}): ${line}`)) }
+          : { line: parsed.line },
+      )
     }
     // 'exit' can come before the last stderr chunk; a moment later the tail is complete.
     const onExit = (code: number | null, signal: NodeJS.Signals | null): void => {

@@ -60,7 +60,11 @@ describe('concurrent requests on PostgreSQL', () => {
   it('lets each payment either confirm or expire, never both, when the two race at the deadline', async () => {
     const store = paymentStore(tdb.db)
     const createdAt = new Date('2026-11-21T12:00:00.000Z')
-    const creator = paymentService({ db: tdb.db, clock: testClock(createdAt), policy: { paymentTtlSeconds: 60, allowLoopbackRedirects: false } })
+    const creator = paymentService({
+      db: tdb.db,
+      clock: testClock(createdAt),
+      policy: { paymentTtlSeconds: 60, allowLoopbackRedirects: false },
+    })
     const payments = await Promise.all(
       Array.from({ length: 40 }, () =>
         creator.create({ partnerId: account.partnerId, merchantId: account.merchantId, request: CreatePaymentRequest.parse(createBody()) }),
@@ -68,7 +72,11 @@ describe('concurrent requests on PostgreSQL', () => {
     )
     const deadline = createdAt.getTime() + 60_000
     // The buyer's confirmation is stamped a millisecond before the deadline; the sweeper runs at it.
-    const confirmer = paymentService({ db: tdb.db, clock: testClock(new Date(deadline - 1)), policy: { paymentTtlSeconds: 60, allowLoopbackRedirects: false } })
+    const confirmer = paymentService({
+      db: tdb.db,
+      clock: testClock(new Date(deadline - 1)),
+      policy: { paymentTtlSeconds: 60, allowLoopbackRedirects: false },
+    })
     const sweeper = expirySweeper({ store, clock: testClock(new Date(deadline)), intervalMs: 1_000, log: silentLog })
     await Promise.all([
       ...payments.map(({ payment }) => confirmer.transition({ payment, to: 'processing', reason: 'race' }).catch(() => undefined)),

@@ -45,7 +45,8 @@ export async function openTestDatabase(options: { max?: number } = {}): Promise<
   return {
     db,
     url: url.href,
-    reset: () => db.exec('TRUNCATE payment_transitions, payments, merchants, api_keys, partners, sandbox_confirmations RESTART IDENTITY CASCADE'),
+    reset: () =>
+      db.exec('TRUNCATE payment_transitions, payments, merchants, api_keys, partners, sandbox_confirmations RESTART IDENTITY CASCADE'),
     async close() {
       await db.close()
       await onServer(admin, (client) => client.query(`DROP DATABASE ${name} WITH (FORCE)`))

@@ -13,7 +13,9 @@ const DEBIAN_ROOT = '/usr/lib/postgresql'
 
 function aptPostgres(): PostgresPrograms | undefined {
   if (!existsSync(DEBIAN_ROOT)) return undefined
-  const majors = readdirSync(DEBIAN_ROOT).filter((name) => /^\d+$/.test(name)).sort((a, b) => Number(b) - Number(a))
+  const majors = readdirSync(DEBIAN_ROOT)
+    .filter((name) => /^\d+$/.test(name))
+    .sort((a, b) => Number(b) - Number(a))
   for (const major of majors) {
     try {
       return programsIn(join(DEBIAN_ROOT, major, 'bin'))
@@ -37,7 +39,11 @@ describe('till on an external PostgreSQL server (--database-url)', () => {
     const migrated = await runTill(['migrate', '--database-url', url])
     expect(migrated.code, migrated.stderr).toBe(0)
     const till = await startTill(['--sandbox', '--database-url', url])
-    const headers = { 'api-key': String(till.ready.apiKey), 'merchant-id': String(till.ready.merchantId), 'content-type': 'application/json' }
+    const headers = {
+      'api-key': String(till.ready.apiKey),
+      'merchant-id': String(till.ready.merchantId),
+      'content-type': 'application/json',
+    }
     const created = await fetch(`${String(till.ready.baseUrl)}/v1/merchant/payment`, {
       method: 'POST',
       headers,

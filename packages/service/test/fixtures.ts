@@ -48,10 +48,7 @@ export async function testApp(db: Database, options: { clock?: Clock; config?: P
 export type Account = { partnerId: string; merchantId: string; apiKey: string; headers: Record<string, string> }
 
 /** A partner with an API key and a merchant, and the headers of a merchant checkout API call. */
-export async function createAccount(
-  db: Database,
-  options: { sandbox?: boolean; version?: ApiVersion; now?: Date } = {},
-): Promise<Account> {
+export async function createAccount(db: Database, options: { sandbox?: boolean; version?: ApiVersion; now?: Date } = {}): Promise<Account> {
   const accounts = accountStore(db)
   const now = options.now ?? new Date()
   const partner = await accounts.createPartner({

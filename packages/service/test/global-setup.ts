@@ -27,7 +27,10 @@ async function serverWithTemplate(): Promise<EmbeddedServer> {
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const workers = Math.max(1, Number(project.globalConfig.maxWorkers) || 1)
   const servers = await Promise.all(Array.from({ length: workers }, serverWithTemplate))
-  project.provide('databaseServers', servers.map((server) => server.url('postgres')))
+  project.provide(
+    'databaseServers',
+    servers.map((server) => server.url('postgres')),
+  )
   return async () => {
     await Promise.all(servers.map((server) => server.stop()))
   }

@@ -44,7 +44,8 @@ describe('two Till instances on one PostgreSQL', () => {
     // a page long-polling that instance is woken by (it may hear processing first, then ask again).
     expect(await statusOn(first, paymentId)).toBe('succeeded')
     let heard = 'pending'
-    while (heard !== 'succeeded') heard = (await gatewayCall(second, payment, `/status?after=${heard}&waitMs=20000`)).json<{ status: string }>().status
+    while (heard !== 'succeeded')
+      heard = (await gatewayCall(second, payment, `/status?after=${heard}&waitMs=20000`)).json<{ status: string }>().status
     expect(await statusOn(second, paymentId)).toBe('succeeded')
   })
 
@@ -60,7 +61,11 @@ describe('two Till instances on one PostgreSQL', () => {
     // It answers at the first change it hears of (processing, or already succeeded); the page asks again.
     const heard = (await waiting).json<{ status: string }>()
     expect(['processing', 'succeeded']).toContain(heard.status)
-    const next = await gatewayCall(second, payment, `/status?after=${heard.status === 'processing' ? 'processing' : 'pending'}&waitMs=20000`)
+    const next = await gatewayCall(
+      second,
+      payment,
+      `/status?after=${heard.status === 'processing' ? 'processing' : 'pending'}&waitMs=20000`,
+    )
     expect(next.json()).toMatchObject({ status: 'succeeded', isFinal: true })
   })
 })

@@ -3,19 +3,19 @@ import {
   CreatePaymentResponse,
   IDEMPOTENT_REPLAYED_HEADER,
   MerchantPaymentStatusResponse,
-} from '@till/contract';
-import type { RequestOptions } from '../config.ts';
-import { paymentIdSegment } from '../params.ts';
-import type { RequestCore } from '../request.ts';
-import { type TillResponse, withLastResponse } from '../response.ts';
+} from '@till/contract'
+import type { RequestOptions } from '../config.ts'
+import { paymentIdSegment } from '../params.ts'
+import type { RequestCore } from '../request.ts'
+import { type TillResponse, withLastResponse } from '../response.ts'
 
 /** The body of a create: the contract's request, with `amount.value` also accepted as a bigint. */
 export type CreatePaymentParams = Omit<CreatePaymentRequestInput, 'amount'> & {
   amount: Omit<CreatePaymentRequestInput['amount'], 'value'> & {
     /** Minor units as a decimal string (`'1999'` is 19.99 EUR), or a bigint; never a float. */
-    value: string | bigint;
-  };
-};
+    value: string | bigint
+  }
+}
 
 /** A created payment (spec 2.3), and whether the server returned an existing one instead of creating it. */
 export type CreatedPayment = CreatePaymentResponse & {
@@ -25,15 +25,15 @@ export type CreatedPayment = CreatePaymentResponse & {
    * this very call created, when a first attempt reached the server but its answer was lost and the
    * retry found it.
    */
-  replayed: boolean;
-};
+  replayed: boolean
+}
 
 /** The merchant checkout API (spec 4.2, 4.3): needs a `merchantId`, on the client or per request. */
 export class MerchantPayments {
-  readonly #core: RequestCore;
+  readonly #core: RequestCore
 
   constructor(core: RequestCore) {
-    this.#core = core;
+    this.#core = core
   }
 
   /**
@@ -57,9 +57,9 @@ export class MerchantPayments {
         merchantScoped: true,
       },
       options,
-    );
-    const replayed = meta.headers[IDEMPOTENT_REPLAYED_HEADER.toLowerCase()] === 'true';
-    return withLastResponse({ ...data, replayed }, meta);
+    )
+    const replayed = meta.headers[IDEMPOTENT_REPLAYED_HEADER.toLowerCase()] === 'true'
+    return withLastResponse({ ...data, replayed }, meta)
   }
 
   /** The payment's status in the merchant view (`GET /v1/merchant/payment/{id}/status`, spec 4.3). */
@@ -73,7 +73,7 @@ export class MerchantPayments {
         merchantScoped: true,
       },
       options,
-    );
-    return withLastResponse(data, meta);
+    )
+    return withLastResponse(data, meta)
   }
 }

@@ -1,15 +1,15 @@
-import { PaymentStatusResponse } from '@till/contract';
-import type { RequestOptions } from '../config.ts';
-import { paymentIdSegment } from '../params.ts';
-import type { RequestCore } from '../request.ts';
-import { type TillResponse, withLastResponse } from '../response.ts';
+import { PaymentStatusResponse } from '@till/contract'
+import type { RequestOptions } from '../config.ts'
+import { paymentIdSegment } from '../params.ts'
+import type { RequestCore } from '../request.ts'
+import { type TillResponse, withLastResponse } from '../response.ts'
 
 /** The partner's view of payments, across all its merchants: `Api-Key` only, no `Merchant-Id`. */
 export class Payments {
-  readonly #core: RequestCore;
+  readonly #core: RequestCore
 
   constructor(core: RequestCore) {
-    this.#core = core;
+    this.#core = core
   }
 
   /**
@@ -26,7 +26,7 @@ export class Payments {
         idempotent: true,
       },
       options,
-    );
-    return withLastResponse(data, meta);
+    )
+    return withLastResponse(data, meta)
   }
 }

@@ -1,8 +1,8 @@
-import { Payment, type SimulateOutcome } from '@till/contract';
-import type { RequestOptions } from '../config.ts';
-import { paymentIdSegment } from '../params.ts';
-import type { RequestCore } from '../request.ts';
-import { type TillResponse, withLastResponse } from '../response.ts';
+import { Payment, type SimulateOutcome } from '@till/contract'
+import type { RequestOptions } from '../config.ts'
+import { paymentIdSegment } from '../params.ts'
+import type { RequestCore } from '../request.ts'
+import { type TillResponse, withLastResponse } from '../response.ts'
 
 /**
  * The sandbox's test hooks (`till serve --sandbox`, sandbox API keys only; a live key gets
@@ -11,10 +11,10 @@ import { type TillResponse, withLastResponse } from '../response.ts';
  * `invalid_transition`), which is an answer a test should see.
  */
 export class Sandbox {
-  readonly #core: RequestCore;
+  readonly #core: RequestCore
 
   constructor(core: RequestCore) {
-    this.#core = core;
+    this.#core = core
   }
 
   /**
@@ -22,7 +22,7 @@ export class Sandbox {
    * (`POST /v1/sandbox/payments/{id}/simulate`): pending → succeeded passes through processing.
    */
   simulate(paymentId: string, outcome: SimulateOutcome, options?: RequestOptions): Promise<TillResponse<Payment>> {
-    return this.#move(paymentId, 'simulate', { outcome }, options);
+    return this.#move(paymentId, 'simulate', { outcome }, options)
   }
 
   /**
@@ -30,7 +30,7 @@ export class Sandbox {
    * (`POST /v1/sandbox/payments/{id}/confirm`), held or not yet due. `invalid_transition` when none is pending.
    */
   confirm(paymentId: string, options?: RequestOptions): Promise<TillResponse<Payment>> {
-    return this.#move(paymentId, 'confirm', undefined, options);
+    return this.#move(paymentId, 'confirm', undefined, options)
   }
 
   /**
@@ -38,7 +38,7 @@ export class Sandbox {
    * expires by the deadline rule, as if its time had run out, without waiting for it.
    */
   reachDeadline(paymentId: string, options?: RequestOptions): Promise<TillResponse<Payment>> {
-    return this.#move(paymentId, 'reach-deadline', undefined, options);
+    return this.#move(paymentId, 'reach-deadline', undefined, options)
   }
 
   async #move(paymentId: string, action: string, body: unknown, options?: RequestOptions): Promise<TillResponse<Payment>> {
@@ -52,7 +52,7 @@ export class Sandbox {
         merchantScoped: true,
       },
       options,
-    );
-    return withLastResponse(data, meta);
+    )
+    return withLastResponse(data, meta)
   }
 }

@@ -8,7 +8,10 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => ESCAPES[
 
 /** JSON inside a non-executed <script> element: nothing in it may close the element or start a comment. */
 const embedJson = (value: unknown) =>
-  JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029')
+  JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029')
 
 function shell(input: { t: Strings; title: string; assets: CheckoutAssets; body: string; script: boolean }) {
   const { t, assets } = input

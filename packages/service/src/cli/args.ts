@@ -44,7 +44,9 @@ export function parseCommand<S extends z.ZodType>(input: {
       const variable = fromEnv[name]
       return `  --${name}${variable ? ` (or ${variable})` : ''}: ${issue.message}`
     })
-    throw new UsageError(`Invalid options for \`till ${input.command}\`:\n${lines.join('\n')}\nRun \`till ${input.command} --help\` for the options.`)
+    throw new UsageError(
+      `Invalid options for \`till ${input.command}\`:\n${lines.join('\n')}\nRun \`till ${input.command} --help\` for the options.`,
+    )
   }
   return result.data
 }

@@ -7,8 +7,7 @@ import { runTill, startTill } from './till-process.test-helper.ts'
 // Each `till` process opens its own PGlite (seconds each on a busy 2-core machine).
 const PROCESS_TEST_TIMEOUT = 90_000
 
-const body = (referenceId: string) =>
-  JSON.stringify({ amount: { unit: 'iso4217/EUR', value: '1250' }, referenceId })
+const body = (referenceId: string) => JSON.stringify({ amount: { unit: 'iso4217/EUR', value: '1250' }, referenceId })
 
 describe('till --help', () => {
   it('lists the commands', async () => {
@@ -17,11 +16,14 @@ describe('till --help', () => {
     expect(stdout).toMatch(/serve[\s\S]*partner create[\s\S]*api-key create[\s\S]*merchant create/)
   })
 
-  it.each([['serve'], ['partner', 'create'], ['merchant', 'create'], ['api-key', 'create'], ['migrate']])('has help for %s', async (...words) => {
-    const { code, stdout } = await runTill([...words, '--help'])
-    expect(code).toBe(0)
-    expect(stdout).toContain(`Usage: till ${words.join(' ')}`)
-  })
+  it.each([['serve'], ['partner', 'create'], ['merchant', 'create'], ['api-key', 'create'], ['migrate']])(
+    'has help for %s',
+    async (...words) => {
+      const { code, stdout } = await runTill([...words, '--help'])
+      expect(code).toBe(0)
+      expect(stdout).toContain(`Usage: till ${words.join(' ')}`)
+    },
+  )
 })
 
 describe('bad usage fails loudly and says how to fix it', () => {
@@ -56,54 +58,84 @@ describe('operators onboard a partner and a merchant, and the service keeps its 
   })
   afterAll(() => rm(dataDir, { recursive: true, force: true }))
 
-  it('creates a partner, shows its key once, creates a merchant, serves them across a restart', async () => {
-    const partner = await runTill(['partner', 'create', '--name', 'Acme Payments', '--data-dir', dataDir, '--json'])
-    expect(partner.code, partner.stderr).toBe(0)
-    const { partnerId, apiKey } = JSON.parse(partner.stdout) as { partnerId: string; apiKey: string }
-    expect(apiKey).toMatch(/^till_sk_live_/)
+  it(
+    'creates a partner, shows its key once, creates a merchant, serves them across a restart',
+    async () => {
+      const partner = await runTill(['partner', 'create', '--name', 'Acme Payments', '--data-dir', dataDir, '--json'])
+      expect(partner.code, partner.stderr).toBe(0)
+      const { partnerId, apiKey } = JSON.parse(partner.stdout) as { partnerId: string; apiKey: string }
+      expect(apiKey).toMatch(/^till_sk_live_/)
 
-    const merchant = await runTill(['merchant', 'create', '--partner', partnerId, '--name', 'Corner Shop', '--email', 'shop@example.com', '--data-dir', dataDir, '--json'])
-    expect(merchant.code, merchant.stderr).toBe(0)
-    const { merchantId } = JSON.parse(merchant.stdout) as { merchantId: string }
+      const merchant = await runTill([
+        'merchant',
+        'create',
+        '--partner',
+        partnerId,
+        '--name',
+        'Corner Shop',
+        '--email',
+        'shop@example.com',
+        '--data-dir',
+        dataDir,
+        '--json',
+      ])
+      expect(merchant.code, merchant.stderr).toBe(0)
+      const { merchantId } = JSON.parse(merchant.stdout) as { merchantId: string }
 
-    const first = await startTill(['--data-dir', dataDir])
-    // The line as printed, not as parsed: no credentials, nothing else either.
-    expect(Object.keys(JSON.parse(first.stdout()) as object).sort()).toEqual(['baseUrl', 'checkoutUrl'])
-    const headers = { 'api-key': apiKey, 'merchant-id': merchantId, 'content-type': 'application/json' }
-    const created = await fetch(`${String(first.ready.baseUrl)}/v1/merchant/payment`, { method: 'POST', headers, body: body('order-1') })
-    expect(created.status).toBe(201)
-    const { paymentId, gatewayUrl } = (await created.json()) as { paymentId: string; gatewayUrl: string }
-    expect(gatewayUrl).toBe(`${String(first.ready.checkoutUrl)}/${paymentId}`)
-    expect(await first.stop()).toBe(0)
-    // Logs never carry the key.
-    expect(first.stderr()).not.toContain(apiKey)
+      const first = await startTill(['--data-dir', dataDir])
+      // The line as printed, not as parsed: no credentials, nothing else either.
+      expect(Object.keys(JSON.parse(first.stdout()) as object).sort()).toEqual(['baseUrl', 'checkoutUrl'])
+      const headers = { 'api-key': apiKey, 'merchant-id': merchantId, 'content-type': 'application/json' }
+      const created = await fetch(`${String(first.ready.baseUrl)}/v1/merchant/payment`, { method: 'POST', headers, body: body('order-1') })
+      expect(created.status).toBe(201)
+      const { paymentId, gatewayUrl } = (await created.json()) as { paymentId: string; gatewayUrl: string }
+      expect(gatewayUrl).toBe(`${String(first.ready.checkoutUrl)}/${paymentId}`)
+      expect(await first.stop()).toBe(0)
+      // Logs never carry the key.
+      expect(first.stderr()).not.toContain(apiKey)
 
-    const second = await startTill(['--data-dir', dataDir])
-    const status = await fetch(`${String(second.ready.baseUrl)}/v1/merchant/payment/${paymentId}/status`, { headers })
-    expect(await status.json()).toEqual({ status: 'pending', isFinal: false })
-    expect(await second.stop()).toBe(0)
-  }, PROCESS_TEST_TIMEOUT)
+      const second = await startTill(['--data-dir', dataDir])
+      const status = await fetch(`${String(second.ready.baseUrl)}/v1/merchant/payment/${paymentId}/status`, { headers })
+      expect(await status.json()).toEqual({ status: 'pending', isFinal: false })
+      expect(await second.stop()).toBe(0)
+    },
+    PROCESS_TEST_TIMEOUT,
+  )
 })
 
 describe('till serve --sandbox --json', () => {
-  it('prints one JSON line with the sandbox credentials, and they work', async () => {
-    const till = await startTill(['--sandbox'])
-    try {
-      expect(Object.keys(JSON.parse(till.stdout()) as object).sort()).toEqual(['apiKey', 'baseUrl', 'checkoutUrl', 'merchantId', 'version'])
-      expect(till.ready).toMatchObject({ version: '2026-02-18', checkoutUrl: `${String(till.ready.baseUrl)}/checkout` })
-      const headers = { 'api-key': String(till.ready.apiKey), 'merchant-id': String(till.ready.merchantId), 'content-type': 'application/json' }
-      const created = await fetch(`${String(till.ready.baseUrl)}/v1/merchant/payment`, { method: 'POST', headers, body: body('order-2') })
-      const { paymentId } = (await created.json()) as { paymentId: string }
-      const simulated = await fetch(`${String(till.ready.baseUrl)}/v1/sandbox/payments/${paymentId}/simulate`, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify({ outcome: 'succeeded' }),
-      })
-      expect(simulated.status).toBe(200)
-      expect(till.stdout().trim().split('\n')).toHaveLength(1)
-      expect(till.stderr()).not.toContain(String(till.ready.apiKey))
-    } finally {
-      expect(await till.stop()).toBe(0)
-    }
-  }, PROCESS_TEST_TIMEOUT)
+  it(
+    'prints one JSON line with the sandbox credentials, and they work',
+    async () => {
+      const till = await startTill(['--sandbox'])
+      try {
+        expect(Object.keys(JSON.parse(till.stdout()) as object).sort()).toEqual([
+          'apiKey',
+          'baseUrl',
+          'checkoutUrl',
+          'merchantId',
+          'version',
+        ])
+        expect(till.ready).toMatchObject({ version: '2026-02-18', checkoutUrl: `${String(till.ready.baseUrl)}/checkout` })
+        const headers = {
+          'api-key': String(till.ready.apiKey),
+          'merchant-id': String(till.ready.merchantId),
+          'content-type': 'application/json',
+        }
+        const created = await fetch(`${String(till.ready.baseUrl)}/v1/merchant/payment`, { method: 'POST', headers, body: body('order-2') })
+        const { paymentId } = (await created.json()) as { paymentId: string }
+        const simulated = await fetch(`${String(till.ready.baseUrl)}/v1/sandbox/payments/${paymentId}/simulate`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ outcome: 'succeeded' }),
+        })
+        expect(simulated.status).toBe(200)
+        expect(till.stdout().trim().split('\n')).toHaveLength(1)
+        expect(till.stderr()).not.toContain(String(till.ready.apiKey))
+      } finally {
+        expect(await till.stop()).toBe(0)
+      }
+    },
+    PROCESS_TEST_TIMEOUT,
+  )
 })

@@ -106,7 +106,12 @@ export async function serve(argv: string[], env: Record<string, string | undefin
 }
 
 function readyBanner(baseUrl: string, checkoutUrl: string, storage: string, sandbox: SandboxAccounts | undefined): string {
-  const lines = [`Till is listening on ${baseUrl}`, `  data           ${storage}`, `  checkout page  ${checkoutUrl}/<paymentId>`, `  OpenAPI        ${baseUrl}/openapi.json`]
+  const lines = [
+    `Till is listening on ${baseUrl}`,
+    `  data           ${storage}`,
+    `  checkout page  ${checkoutUrl}/<paymentId>`,
+    `  OpenAPI        ${baseUrl}/openapi.json`,
+  ]
   if (sandbox) {
     lines.push(
       'Sandbox mode:',

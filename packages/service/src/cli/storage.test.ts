@@ -69,84 +69,110 @@ beforeAll(async () => {
 afterAll(() => rm(root, { recursive: true, force: true }))
 
 describe('till serve and its embedded PostgreSQL server', () => {
-  it('leaves no PostgreSQL process and no temporary data behind when it is killed with SIGKILL', async () => {
-    const till = await startTill(['--sandbox'])
-    const below = descendants(till.pid)
-    const postmaster = below.find((pid) => commandOf(pid)[0]?.endsWith('/postgres'))
-    expect(postmaster, 'a postgres process runs below till serve').toBeDefined()
-    const dataDir = commandOf(postmaster!)[2]!
-    expect(readdirSync(dataDir)).toContain('PG_VERSION')
-
-    till.kill('SIGKILL')
-    await expect.poll(() => below.filter(isAlive), { timeout: 5_000, interval: 50 }).toEqual([])
-    await expect.poll(() => readdirSync(tmpdir()).includes(dataDir.split('/').at(-2)!), { interval: 50 }).toBe(false)
-  }, PROCESS_TEST_TIMEOUT)
-
-  it('stops PostgreSQL with itself on SIGTERM and on SIGINT', async () => {
-    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  it(
+    'leaves no PostgreSQL process and no temporary data behind when it is killed with SIGKILL',
+    async () => {
       const till = await startTill(['--sandbox'])
       const below = descendants(till.pid)
-      expect(below.length).toBeGreaterThan(1)
-      expect(await till.stop(signal), `${signal}: ${till.stderr()}`).toBe(0)
-      expect(below.filter(isAlive)).toEqual([])
-    }
-  }, PROCESS_TEST_TIMEOUT)
+      const postmaster = below.find((pid) => commandOf(pid)[0]?.endsWith('/postgres'))
+      expect(postmaster, 'a postgres process runs below till serve').toBeDefined()
+      const dataDir = commandOf(postmaster!)[2]!
+      expect(readdirSync(dataDir)).toContain('PG_VERSION')
 
-  it('refuses a second till serve on the same --data-dir, naming the first', async () => {
-    const dataDir = join(root, 'shared')
-    const first = await startTill(['--data-dir', dataDir])
-    try {
-      const second = await runTill(['serve', '--data-dir', dataDir])
-      expect(second.code).toBe(1)
-      expect(second.stderr).toContain(`in use by another Till process (pid ${first.pid})`)
-    } finally {
-      await first.stop()
-    }
-  }, PROCESS_TEST_TIMEOUT)
+      till.kill('SIGKILL')
+      await expect.poll(() => below.filter(isAlive), { timeout: 5_000, interval: 50 }).toEqual([])
+      await expect.poll(() => readdirSync(tmpdir()).includes(dataDir.split('/').at(-2)!), { interval: 50 }).toBe(false)
+    },
+    PROCESS_TEST_TIMEOUT,
+  )
 
-  it('recovers a data directory whose server outlived a crash of Till and its supervisor, keeping the data', async () => {
-    const dataDir = join(root, 'crashed')
-    const first = await startTill(['--sandbox', '--data-dir', dataDir])
-    const paymentId = await createPayment(first.ready)
-    const postmaster = postmasterOf(dataDir)
-    const supervisor = parentOf(postmaster)
-    // Both at once, before the supervisor can stop the server: PostgreSQL runs on with nobody watching.
-    process.kill(supervisor, 'SIGKILL')
-    first.kill('SIGKILL')
-    expect(isAlive(postmaster)).toBe(true)
+  it(
+    'stops PostgreSQL with itself on SIGTERM and on SIGINT',
+    async () => {
+      for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+        const till = await startTill(['--sandbox'])
+        const below = descendants(till.pid)
+        expect(below.length).toBeGreaterThan(1)
+        expect(await till.stop(signal), `${signal}: ${till.stderr()}`).toBe(0)
+        expect(below.filter(isAlive)).toEqual([])
+      }
+    },
+    PROCESS_TEST_TIMEOUT,
+  )
 
-    const second = await startTill(['--sandbox', '--data-dir', dataDir])
-    try {
-      expect(isAlive(postmaster)).toBe(false)
-      expect(second.stderr()).toMatch(/left running on .* by a Till process that is gone/)
-      const status = await fetch(`${String(second.ready.baseUrl)}/v1/merchant/payment/${paymentId}/status`, { headers: headersOf(second.ready) })
-      expect(await status.json()).toEqual({ status: 'pending', isFinal: false })
-    } finally {
-      await second.stop()
-    }
-  }, PROCESS_TEST_TIMEOUT)
+  it(
+    'refuses a second till serve on the same --data-dir, naming the first',
+    async () => {
+      const dataDir = join(root, 'shared')
+      const first = await startTill(['--data-dir', dataDir])
+      try {
+        const second = await runTill(['serve', '--data-dir', dataDir])
+        expect(second.code).toBe(1)
+        expect(second.stderr).toContain(`in use by another Till process (pid ${first.pid})`)
+      } finally {
+        await first.stop()
+      }
+    },
+    PROCESS_TEST_TIMEOUT,
+  )
 
-  it('exits with an error, rather than failing every request, when its PostgreSQL server dies', async () => {
-    const till = await startTill(['--sandbox'])
-    const postmaster = descendants(till.pid).find((pid) => commandOf(pid)[0]?.endsWith('/postgres'))
-    process.kill(postmaster!, 'SIGKILL')
-    expect(await till.exited()).toBe(1)
-    expect(till.stderr()).toMatch(/the embedded PostgreSQL server stopped: it exited unexpectedly/)
-  }, PROCESS_TEST_TIMEOUT)
+  it(
+    'recovers a data directory whose server outlived a crash of Till and its supervisor, keeping the data',
+    async () => {
+      const dataDir = join(root, 'crashed')
+      const first = await startTill(['--sandbox', '--data-dir', dataDir])
+      const paymentId = await createPayment(first.ready)
+      const postmaster = postmasterOf(dataDir)
+      const supervisor = parentOf(postmaster)
+      // Both at once, before the supervisor can stop the server: PostgreSQL runs on with nobody watching.
+      process.kill(supervisor, 'SIGKILL')
+      first.kill('SIGKILL')
+      expect(isAlive(postmaster)).toBe(true)
 
-  it('runs as an ordinary user too (here: nobody, since the suite runs as root)', async (context) => {
-    if (!isRoot()) context.skip('the suite runs as an ordinary user already: every other test here covers it')
-    const bin = fileURLToPath(new URL('../../bin/till.mjs', import.meta.url))
-    if (spawnSync('test', ['-r', bin], { uid: 65534, gid: 65534 }).status !== 0) {
-      context.skip(`nobody cannot read this checkout (${bin}): it lies in a directory closed to other users`)
-    }
-    const till = await startTill(['--sandbox'], {}, { uid: 65534, gid: 65534 })
-    try {
+      const second = await startTill(['--sandbox', '--data-dir', dataDir])
+      try {
+        expect(isAlive(postmaster)).toBe(false)
+        expect(second.stderr()).toMatch(/left running on .* by a Till process that is gone/)
+        const status = await fetch(`${String(second.ready.baseUrl)}/v1/merchant/payment/${paymentId}/status`, {
+          headers: headersOf(second.ready),
+        })
+        expect(await status.json()).toEqual({ status: 'pending', isFinal: false })
+      } finally {
+        await second.stop()
+      }
+    },
+    PROCESS_TEST_TIMEOUT,
+  )
+
+  it(
+    'exits with an error, rather than failing every request, when its PostgreSQL server dies',
+    async () => {
+      const till = await startTill(['--sandbox'])
       const postmaster = descendants(till.pid).find((pid) => commandOf(pid)[0]?.endsWith('/postgres'))
-      expect(readFileSync(`/proc/${postmaster}/status`, 'utf8')).toMatch(/^Uid:\s+65534\b/m)
-      await createPayment(till.ready)
-    } finally {
-      expect(await till.stop()).toBe(0)
-    }
-  }, PROCESS_TEST_TIMEOUT)
+      process.kill(postmaster!, 'SIGKILL')
+      expect(await till.exited()).toBe(1)
+      expect(till.stderr()).toMatch(/the embedded PostgreSQL server stopped: it exited unexpectedly/)
+    },
+    PROCESS_TEST_TIMEOUT,
+  )
+
+  it(
+    'runs as an ordinary user too (here: nobody, since the suite runs as root)',
+    async (context) => {
+      if (!isRoot()) context.skip('the suite runs as an ordinary user already: every other test here covers it')
+      const bin = fileURLToPath(new URL('../../bin/till.mjs', import.meta.url))
+      if (spawnSync('test', ['-r', bin], { uid: 65534, gid: 65534 }).status !== 0) {
+        context.skip(`nobody cannot read this checkout (${bin}): it lies in a directory closed to other users`)
+      }
+      const till = await startTill(['--sandbox'], {}, { uid: 65534, gid: 65534 })
+      try {
+        const postmaster = descendants(till.pid).find((pid) => commandOf(pid)[0]?.endsWith('/postgres'))
+        expect(readFileSync(`/proc/${postmaster}/status`, 'utf8')).toMatch(/^Uid:\s+65534\b/m)
+        await createPayment(till.ready)
+      } finally {
+        expect(await till.stop()).toBe(0)
+      }
+    },
+    PROCESS_TEST_TIMEOUT,
+  )
 })

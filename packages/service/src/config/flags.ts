@@ -6,11 +6,14 @@ import { flag } from './flag.ts'
 const truthy = new Set(['1', 'true', 'yes', 'on'])
 const falsy = new Set(['0', 'false', 'no', 'off', ''])
 
-export const booleanFlag = z.preprocess((value) => {
-  if (typeof value !== 'string') return value
-  const normalized = value.trim().toLowerCase()
-  return truthy.has(normalized) ? true : falsy.has(normalized) ? false : value
-}, z.boolean({ message: 'must be true or false (1/0, yes/no also work)' }))
+export const booleanFlag = z.preprocess(
+  (value) => {
+    if (typeof value !== 'string') return value
+    const normalized = value.trim().toLowerCase()
+    return truthy.has(normalized) ? true : falsy.has(normalized) ? false : value
+  },
+  z.boolean({ message: 'must be true or false (1/0, yes/no also work)' }),
+)
 
 export const integerFlag = (min: number, max: number, hint: string) =>
   z.preprocess(
@@ -22,17 +25,13 @@ export const integerFlag = (min: number, max: number, hint: string) =>
       .max(max, { message: `must be at most ${max} (${hint})` }),
   )
 
-export const httpUrlFlag = z
-  .string()
-  .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), {
-    message: 'must be an absolute http:// or https:// URL, e.g. https://pay.example.com',
-  })
+export const httpUrlFlag = z.string().refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), {
+  message: 'must be an absolute http:// or https:// URL, e.g. https://pay.example.com',
+})
 
-export const databaseUrlFlag = z
-  .string()
-  .refine((value) => URL.canParse(value) && /^postgres(ql)?:$/.test(new URL(value).protocol), {
-    message: 'must be a PostgreSQL URL such as postgres://user:password@127.0.0.1:5432/till',
-  })
+export const databaseUrlFlag = z.string().refine((value) => URL.canParse(value) && /^postgres(ql)?:$/.test(new URL(value).protocol), {
+  message: 'must be a PostgreSQL URL such as postgres://user:password@127.0.0.1:5432/till',
+})
 
 /** Where the data lives. `till serve` and the admin commands take these two; see oneStorage. */
 export const STORAGE_FLAGS = {

@@ -16,5 +16,4 @@ describe('migrations', () => {
     const applied = await tdb.db.query<{ name: string }>('SELECT name FROM schema_migrations ORDER BY name')
     expect(applied.map((row) => row.name)).toEqual(files.map((file) => file.name))
   })
-
 })

@@ -25,9 +25,7 @@ export async function migrate(db: Database, migrations?: Migration[]): Promise<s
   )`)
   return db.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY])
-    const applied = new Set(
-      (await tx.query<{ name: string }>('SELECT name FROM schema_migrations')).map((row) => row.name),
-    )
+    const applied = new Set((await tx.query<{ name: string }>('SELECT name FROM schema_migrations')).map((row) => row.name))
     const pending = files.filter((file) => !applied.has(file.name))
     for (const file of pending) {
       await tx.exec(file.sql)

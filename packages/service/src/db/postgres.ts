@@ -71,11 +71,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
 }
 
 /** A dedicated connection that LISTENs on `channel`, reconnecting with backoff until unsubscribed. */
-async function subscribe(
-  config: pg.ClientConfig,
-  channel: string,
-  handlers: SubscriptionHandlers,
-): Promise<() => Promise<void>> {
+async function subscribe(config: pg.ClientConfig, channel: string, handlers: SubscriptionHandlers): Promise<() => Promise<void>> {
   let client: pg.Client | undefined
   let closed = false
   let retryMs = 100

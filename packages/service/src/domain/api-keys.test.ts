@@ -14,7 +14,12 @@ describe('API keys', () => {
     const issued = issueApiKey('test')
     expect(apiKeyMatches(issued.key, issued.hash)).toBe(true)
     expect(apiKeyMatches(`${issued.key}x`, issued.hash)).toBe(false)
-    expect(apiKeyMatches(issued.key.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')), issued.hash)).toBe(false)
+    expect(
+      apiKeyMatches(
+        issued.key.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')),
+        issued.hash,
+      ),
+    ).toBe(false)
     expect(apiKeyMatches(issued.key, new Uint8Array(16))).toBe(false)
   })
 

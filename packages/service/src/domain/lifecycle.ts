@@ -23,10 +23,7 @@ export function sourcesOf(to: MerchantPaymentStatus): MerchantPaymentStatus[] {
 }
 
 /** The shortest chain of legal steps from `from` to `to` (excluding `from`), or undefined if none. */
-export function pathBetween(
-  from: MerchantPaymentStatus,
-  to: MerchantPaymentStatus,
-): MerchantPaymentStatus[] | undefined {
+export function pathBetween(from: MerchantPaymentStatus, to: MerchantPaymentStatus): MerchantPaymentStatus[] | undefined {
   const queue: MerchantPaymentStatus[][] = [[from]]
   const seen = new Set<MerchantPaymentStatus>([from])
   while (queue.length > 0) {

@@ -67,8 +67,8 @@ export async function requireMerchant(request: FastifyRequest, auth: Authenticat
     })
   }
   // A known merchant is looked up without parsing; the shape check guards only the database lookup.
-  const owner = auth.knownMerchantPartner(merchantId) ??
-    (MerchantId.safeParse(merchantId).success ? await auth.merchantPartner(merchantId) : undefined)
+  const owner =
+    auth.knownMerchantPartner(merchantId) ?? (MerchantId.safeParse(merchantId).success ? await auth.merchantPartner(merchantId) : undefined)
   if (owner !== principalOf(request).partnerId) {
     throw new ApiError('merchant_not_found', `No merchant ${merchantId} for this API key.`)
   }

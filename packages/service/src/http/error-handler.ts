@@ -14,8 +14,7 @@ const FASTIFY_CODES: Record<string, () => ApiError> = {
   FST_ERR_CTP_BODY_TOO_LARGE: () => new ApiError('payload_too_large', 'The request body is too large.'),
   FST_ERR_CTP_INVALID_MEDIA_TYPE: () =>
     new ApiError('unsupported_media_type', 'Send the request body as JSON with Content-Type: application/json.'),
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: () =>
-    new ApiError('invalid_params', 'The Content-Length header does not match the body.'),
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: () => new ApiError('invalid_params', 'The Content-Length header does not match the body.'),
   FST_ERR_BAD_URL: () => new ApiError('bad_request', 'The request path is not a valid URL: it has a malformed percent-encoding.'),
   FST_ERR_MAX_PARAM_LENGTH: () =>
     new ApiError('uri_too_long', `A path segment is longer than any identifier (at most ${MAX_PARAM_LENGTH} characters).`),
@@ -59,9 +58,7 @@ export function installErrorHandling(app: FastifyInstance) {
     return reply.code(500).send(internalError().toBody())
   })
   app.setNotFoundHandler((request, reply) => {
-    reply
-      .code(404)
-      .send(new ApiError('not_found', `No route ${request.method} ${request.url.split('?')[0]}.`).toBody())
+    reply.code(404).send(new ApiError('not_found', `No route ${request.method} ${request.url.split('?')[0]}.`).toBody())
   })
 }
 
@@ -105,8 +102,7 @@ export function rawErrorResponse(error: ApiError, requestId: string): string {
 
 // Node's own clientError default makes the same check: bytes written into a response already on its way
 // would corrupt it for the client.
-const responseStarted = (socket: Socket) =>
-  (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage?.headersSent === true
+const responseStarted = (socket: Socket) => (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage?.headersSent === true
 
 /**
  * Fastify's `clientErrorHandler`: what Node's parser or its timeouts refuse (malformed HTTP, headers over

@@ -131,7 +131,10 @@ describe('requests refused before any route', () => {
     ['a request line that is not HTTP', 'HELLO THERE\r\n\r\n'],
     ['an unknown HTTP version', 'GET /healthz HTTP/7.0\r\nHost: till.test\r\n\r\n'],
     ['a header line without a colon', 'GET /healthz HTTP/1.1\r\nHost: till.test\r\nnot a header\r\n\r\n'],
-    ['both Content-Length and chunked encoding', 'POST /v1/merchant/payment HTTP/1.1\r\nHost: till.test\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n'],
+    [
+      'both Content-Length and chunked encoding',
+      'POST /v1/merchant/payment HTTP/1.1\r\nHost: till.test\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
+    ],
   ])('answers %s with 400 bad_request, and closes the connection', async (_case, request) => {
     const response = await exchange(port, request)
     expectSpecError(response, 400, 'bad_request')

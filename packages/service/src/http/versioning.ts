@@ -11,11 +11,9 @@ export function resolveApiVersion(header: string | undefined, pinned: ApiVersion
       : new ApiError('unknown_api_version', `Pay-Version "${header}" is not a known version.`)
   }
   if (compareApiVersions(parsed.version, pinned) < 0) {
-    throw new ApiError(
-      'api_version_downgrade',
-      `Pay-Version ${parsed.version} is older than this partner's pinned version ${pinned}.`,
-      { details: { pinnedVersion: pinned } },
-    )
+    throw new ApiError('api_version_downgrade', `Pay-Version ${parsed.version} is older than this partner's pinned version ${pinned}.`, {
+      details: { pinnedVersion: pinned },
+    })
   }
   return parsed.version
 }

@@ -45,15 +45,14 @@ describe('the transition rule', () => {
     expect(steps).toEqual(['∅→pending', 'pending→processing', 'processing→succeeded'])
   })
 
-  it.each([
-    [['processing', 'failed']],
-    [['failed']],
-    [['expired']],
-  ] as MerchantPaymentStatus[][][])('allows %j from pending', async (path) => {
-    const { payment } = await create()
-    for (const to of path) await move(payment.id, to)
-    expect((await store().findById(payment.id))?.status).toBe(path.at(-1))
-  })
+  it.each([[['processing', 'failed']], [['failed']], [['expired']]] as MerchantPaymentStatus[][][])(
+    'allows %j from pending',
+    async (path) => {
+      const { payment } = await create()
+      for (const to of path) await move(payment.id, to)
+      expect((await store().findById(payment.id))?.status).toBe(path.at(-1))
+    },
+  )
 
   it.each([
     ['pending', 'succeeded'],
@@ -140,7 +139,12 @@ describe('reaching the deadline on demand (sandbox)', () => {
   it('tells the status cache, so waiting pages hear of it', async () => {
     const { payment } = await create()
     const heard: string[] = []
-    const payments = paymentService({ db: ctx.tdb.db, clock, policy: { paymentTtlSeconds: TTL, allowLoopbackRedirects: false }, cache: statusCache({ onChange: (id) => heard.push(id) }) })
+    const payments = paymentService({
+      db: ctx.tdb.db,
+      clock,
+      policy: { paymentTtlSeconds: TTL, allowLoopbackRedirects: false },
+      cache: statusCache({ onChange: (id) => heard.push(id) }),
+    })
     await payments.reachDeadline(payment)
     expect(heard).toContain(payment.id)
     expect((await payments.statusForCheckout(payment.id))?.status).toBe('expired')
@@ -158,7 +162,12 @@ describe('several steps as one (atomically)', () => {
   it('commits every step, and tells the cache only after the commit', async () => {
     const { payment } = await create()
     const heard: string[] = []
-    const payments = paymentService({ db: ctx.tdb.db, clock, policy: { paymentTtlSeconds: TTL, allowLoopbackRedirects: false }, cache: statusCache({ onChange: (id) => heard.push(id) }) })
+    const payments = paymentService({
+      db: ctx.tdb.db,
+      clock,
+      policy: { paymentTtlSeconds: TTL, allowLoopbackRedirects: false },
+      cache: statusCache({ onChange: (id) => heard.push(id) }),
+    })
     await payments.atomically(async ({ transition }) => {
       const processing = await transition({ payment, to: 'processing', reason: 'test' })
       await transition({ payment: processing, to: 'succeeded', reason: 'test' })
@@ -171,7 +180,12 @@ describe('several steps as one (atomically)', () => {
   it('keeps none of them when a later statement fails, and tells nobody', async () => {
     const { payment } = await create()
     const heard: string[] = []
-    const payments = paymentService({ db: ctx.tdb.db, clock, policy: { paymentTtlSeconds: TTL, allowLoopbackRedirects: false }, cache: statusCache({ onChange: (id) => heard.push(id) }) })
+    const payments = paymentService({
+      db: ctx.tdb.db,
+      clock,
+      policy: { paymentTtlSeconds: TTL, allowLoopbackRedirects: false },
+      cache: statusCache({ onChange: (id) => heard.push(id) }),
+    })
     const failed = payments.atomically(async ({ transition, tx }) => {
       await transition({ payment, to: 'processing', reason: 'test' })
       await tx.query('SELECT no_such_column FROM payments')

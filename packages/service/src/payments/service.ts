@@ -71,11 +71,9 @@ export function paymentService(deps: { db: Database; clock: Clock; policy: Payme
     const fresh = await settleDeadline((await on.findById(payment.id)) ?? payment, on, changed)
     changed(fresh)
     if (!moved) {
-      throw new ApiError(
-        'invalid_transition',
-        `Payment ${payment.id} is ${fresh.status}; it cannot become ${input.to}.`,
-        { details: { status: fresh.status } },
-      )
+      throw new ApiError('invalid_transition', `Payment ${payment.id} is ${fresh.status}; it cannot become ${input.to}.`, {
+        details: { status: fresh.status },
+      })
     }
     return fresh
   }
@@ -224,9 +222,13 @@ export function paymentService(deps: { db: Database; clock: Clock; policy: Payme
       const moved = await store.moveDeadline(payment.id, clock.now())
       const fresh = await settleDeadline((await store.findById(payment.id)) ?? payment)
       if (!moved) {
-        throw new ApiError('invalid_transition', `Payment ${payment.id} is ${fresh.status}; only a pending payment has a deadline to reach.`, {
-          details: { status: fresh.status },
-        })
+        throw new ApiError(
+          'invalid_transition',
+          `Payment ${payment.id} is ${fresh.status}; only a pending payment has a deadline to reach.`,
+          {
+            details: { status: fresh.status },
+          },
+        )
       }
       return fresh
     },

@@ -15,12 +15,7 @@ export type SandboxOption = {
 
 // Real contract addresses, so what the listing shows looks like what a real payment leaves. All are
 // USD-pegged stablecoins with 6 decimals; the sandbox treats them as worth exactly one dollar.
-const stablecoin = (
-  id: string,
-  network: SandboxOption['network'],
-  contract: string,
-  symbol: 'USDC' | 'USDT',
-): SandboxOption => ({
+const stablecoin = (id: string, network: SandboxOption['network'], contract: string, symbol: 'USDC' | 'USDT'): SandboxOption => ({
   id,
   network,
   token: { caip19: `${network.caip2}/erc20:${contract}`, symbol, name: symbol === 'USDC' ? 'USD Coin' : 'Tether USD', decimals: 6 },

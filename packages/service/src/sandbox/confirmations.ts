@@ -54,7 +54,10 @@ export function confirm(deps: { transition: Transition; clock: Clock }, payment:
  * gone, in one transaction. Undefined when none was promised, or when the payment has moved on meanwhile
  * (the promise is then dropped: there is nothing left to confirm).
  */
-export async function deliverConfirmation(deps: { payments: PaymentService; clock: Clock }, paymentId: string): Promise<PaymentRecord | undefined> {
+export async function deliverConfirmation(
+  deps: { payments: PaymentService; clock: Clock },
+  paymentId: string,
+): Promise<PaymentRecord | undefined> {
   const payment = await deps.payments.readForCheckout(paymentId)
   return deps.payments.atomically(async ({ transition, tx }) => {
     if (!(await sandboxConfirmations(tx).take(paymentId))) return undefined

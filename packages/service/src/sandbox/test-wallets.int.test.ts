@@ -1,6 +1,6 @@
 import { CreatePaymentRequest, type CheckoutWalletId } from '@till/contract'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { createAccount, createBody, silentLog, testClock, type Account , useTestDatabase } from '../../test/fixtures.ts'
+import { createAccount, createBody, silentLog, testClock, type Account, useTestDatabase } from '../../test/fixtures.ts'
 import type { Database, Queryable, Row, SqlValue } from '../db/port.ts'
 import { paymentService } from '../payments/service.ts'
 import { statusCache } from '../payments/status-cache.ts'
@@ -60,7 +60,8 @@ async function created() {
   return payment
 }
 
-const pay = (payments: ReturnType<typeof services>['payments'], walletId: CheckoutWalletId, slowConfirmMs: number | 'held' = SLOW_MS) =>
+const pay =
+  (payments: ReturnType<typeof services>['payments'], walletId: CheckoutWalletId, slowConfirmMs: number | 'held' = SLOW_MS) =>
   async (payment: Awaited<ReturnType<typeof created>>) =>
     payWithTestWallet({ payments, clock, slowConfirmMs }, { payment, walletId, option, account: buyer })
 
@@ -72,7 +73,13 @@ describe('the slow test wallet', () => {
     const { payments } = services()
     const payment = await created()
     expect((await pay(payments, 'sandbox_slow')(payment)).status).toBe('processing')
-    const confirmer = sandboxConfirmer({ confirmations: sandboxConfirmations(ctx.tdb.db), payments, clock, intervalMs: 250, log: silentLog })
+    const confirmer = sandboxConfirmer({
+      confirmations: sandboxConfirmations(ctx.tdb.db),
+      payments,
+      clock,
+      intervalMs: 250,
+      log: silentLog,
+    })
     clock.advance(SLOW_MS - 1)
     expect(await confirmer.deliverDue()).toBe(0)
     expect(await statusOf(payment.id)).toBe('processing')
@@ -86,7 +93,13 @@ describe('the slow test wallet', () => {
     const { payments } = services()
     const payment = await created()
     await pay(payments, 'sandbox_slow', 'held')(payment)
-    const confirmer = sandboxConfirmer({ confirmations: sandboxConfirmations(ctx.tdb.db), payments, clock, intervalMs: 250, log: silentLog })
+    const confirmer = sandboxConfirmer({
+      confirmations: sandboxConfirmations(ctx.tdb.db),
+      payments,
+      clock,
+      intervalMs: 250,
+      log: silentLog,
+    })
     clock.advance(365 * 24 * 3600 * 1000)
     expect(await confirmer.deliverDue()).toBe(0)
     expect(await statusOf(payment.id)).toBe('processing')
@@ -100,7 +113,13 @@ describe('the slow test wallet', () => {
     expect(confirmed).toMatchObject({ id: payment.id, status: 'succeeded', paid: { settlement: { settled: true } } })
     expect(heard.at(-1)).toBe(payment.id)
     expect(await deliverConfirmation({ payments, clock }, payment.id)).toBeUndefined()
-    const confirmer = sandboxConfirmer({ confirmations: sandboxConfirmations(ctx.tdb.db), payments, clock, intervalMs: 250, log: silentLog })
+    const confirmer = sandboxConfirmer({
+      confirmations: sandboxConfirmations(ctx.tdb.db),
+      payments,
+      clock,
+      intervalMs: 250,
+      log: silentLog,
+    })
     clock.advance(SLOW_MS)
     expect(await confirmer.deliverDue()).toBe(0)
     expect(await stepsOf(payment.id)).toEqual(['pending', 'processing', 'succeeded'])

@@ -37,7 +37,13 @@ export async function payWithTestWallet(
   input: { payment: PaymentRecord; walletId: CheckoutWalletId; option: SandboxOption; account: string },
 ): Promise<PaymentRecord> {
   const { payment, walletId, option, account } = input
-  const quote = { currency: payment.currency, amountMinor: payment.amountMinor, walletName: walletName(walletId), option, buyerAccount: account }
+  const quote = {
+    currency: payment.currency,
+    amountMinor: payment.amountMinor,
+    walletName: walletName(walletId),
+    option,
+    buyerAccount: account,
+  }
   if (walletId === 'sandbox_declines') {
     // The buyer saw the amount and refused to sign: no transaction exists, nothing was charged.
     return deps.payments.transition({ payment, to: 'failed', reason: 'buyer_declined', paid: quoted(quote) })

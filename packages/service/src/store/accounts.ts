@@ -47,10 +47,13 @@ export function accountStore(db: Queryable) {
   return {
     async createPartner(input: { name: string; pinnedVersion: ApiVersion; sandbox?: boolean; now: Date }) {
       const id = newPartnerId()
-      await db.query(
-        'INSERT INTO partners (id, name, pinned_version, sandbox, created_at) VALUES ($1, $2, $3, $4, $5)',
-        [id, input.name, input.pinnedVersion, input.sandbox ?? false, input.now],
-      )
+      await db.query('INSERT INTO partners (id, name, pinned_version, sandbox, created_at) VALUES ($1, $2, $3, $4, $5)', [
+        id,
+        input.name,
+        input.pinnedVersion,
+        input.sandbox ?? false,
+        input.now,
+      ])
       return { id, name: input.name, pinnedVersion: input.pinnedVersion, sandbox: input.sandbox ?? false }
     },
 
@@ -63,18 +66,19 @@ export function accountStore(db: Queryable) {
     },
 
     async findSandboxPartner(): Promise<PartnerRecord | undefined> {
-      const [row] = await db.query<{ id: string }>(
-        'SELECT id FROM partners WHERE sandbox ORDER BY created_at, id LIMIT 1',
-      )
+      const [row] = await db.query<{ id: string }>('SELECT id FROM partners WHERE sandbox ORDER BY created_at, id LIMIT 1')
       return row && this.findPartner(row.id)
     },
 
     async createApiKey(input: { partnerId: string; mode: KeyMode; label?: string; now: Date }): Promise<IssuedKey> {
       const issued = issueApiKey(input.mode)
-      await db.query(
-        'INSERT INTO api_keys (id, partner_id, secret_hash, label, created_at) VALUES ($1, $2, $3, $4, $5)',
-        [issued.id, input.partnerId, issued.hash, input.label ?? null, input.now],
-      )
+      await db.query('INSERT INTO api_keys (id, partner_id, secret_hash, label, created_at) VALUES ($1, $2, $3, $4, $5)', [
+        issued.id,
+        input.partnerId,
+        issued.hash,
+        input.label ?? null,
+        input.now,
+      ])
       return issued
     },
 

@@ -57,10 +57,13 @@ export function paymentStore(db: Queryable) {
 
     /** Just what a status read needs: a narrow row is cheaper to produce and to parse. */
     async findStatus(id: string): Promise<CachedStatus | undefined> {
-      const [row] = await db.query<{ id: string; merchant_id: string; partner_id: string; status: MerchantPaymentStatus; expires_at: Date }>(
-        'SELECT id, merchant_id, partner_id, status, expires_at FROM payments WHERE id = $1',
-        [id],
-      )
+      const [row] = await db.query<{
+        id: string
+        merchant_id: string
+        partner_id: string
+        status: MerchantPaymentStatus
+        expires_at: Date
+      }>('SELECT id, merchant_id, partner_id, status, expires_at FROM payments WHERE id = $1', [id])
       return (
         row && {
           id: row.id,

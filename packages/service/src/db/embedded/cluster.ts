@@ -90,7 +90,18 @@ export async function initCluster(options: ClusterOptions): Promise<void> {
   const passwordFile = `${options.dataDir}.password`
   await writeFile(passwordFile, `${options.password}\n`, { mode: 0o600 })
   if (options.account) await chown(passwordFile, options.account.uid, options.account.gid)
-  const args = ['-D', options.dataDir, '-U', ROLE, `--pwfile=${passwordFile}`, '--auth=scram-sha-256', '-E', 'UTF8', '--no-locale', '--no-instructions']
+  const args = [
+    '-D',
+    options.dataDir,
+    '-U',
+    ROLE,
+    `--pwfile=${passwordFile}`,
+    '--auth=scram-sha-256',
+    '-E',
+    'UTF8',
+    '--no-locale',
+    '--no-instructions',
+  ]
   if (!options.durable) args.push('--no-sync')
   try {
     await runToEnd(options.programs.initdb, args, options.account)
@@ -137,17 +148,35 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
   }
   for (let attempt = 1; ; attempt++) {
     const port = await freePort()
-    const args = ['-D', options.dataDir, '-p', String(port), ...Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`])]
+    const args = [
+      '-D',
+      options.dataDir,
+      '-p',
+      String(port),
+      ...Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
+    ]
     const log = await open(options.logFile, 'a')
     // The supervisor removes a throwaway log; in a sticky /tmp only its owner can.
     if (options.account) await log.chown(options.account.uid, options.account.gid)
-    const supervisor = spawn('bash', ['-c', SUPERVISOR_SCRIPT, 'till-postgres-supervisor', options.removeOnExit ?? '', options.logFile, options.programs.postgres, ...args], {
-      // Its own process group: a Ctrl-C in Till's terminal must not stop the database under Till's feet.
-      detached: true,
-      env: serverEnv(),
-      stdio: ['pipe', log.fd, log.fd],
-      ...asAccount(options.account),
-    })
+    const supervisor = spawn(
+      'bash',
+      [
+        '-c',
+        SUPERVISOR_SCRIPT,
+        'till-postgres-supervisor',
+        options.removeOnExit ?? '',
+        options.logFile,
+        options.programs.postgres,
+        ...args,
+      ],
+      {
+        // Its own process group: a Ctrl-C in Till's terminal must not stop the database under Till's feet.
+        detached: true,
+        env: serverEnv(),
+        stdio: ['pipe', log.fd, log.fd],
+        ...asAccount(options.account),
+      },
+    )
     await log.close()
     const running = supervised(supervisor, port, options)
     try {
@@ -158,7 +187,9 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
       await running.stop().catch(() => {})
       const tail = await logTail(options.logFile, options)
       if (attempt < PORT_ATTEMPTS && /could not bind|Address already in use/i.test(tail)) continue
-      throw new Error(`The embedded PostgreSQL server did not start: ${(error as Error).message}\n--- its log (${options.logFile}) ---\n${tail}`)
+      throw new Error(
+        `The embedded PostgreSQL server did not start: ${(error as Error).message}\n--- its log (${options.logFile}) ---\n${tail}`,
+      )
     }
   }
 }
@@ -182,8 +213,7 @@ function supervised(supervisor: ChildProcess, port: number, options: ClusterOpti
       started = true
     },
     port,
-    url: (database) =>
-      `postgres://${ROLE}:${encodeURIComponent(options.password)}@127.0.0.1:${port}/${encodeURIComponent(database)}`,
+    url: (database) => `postgres://${ROLE}:${encodeURIComponent(options.password)}@127.0.0.1:${port}/${encodeURIComponent(database)}`,
     exited,
     async stop() {
       stopping = true

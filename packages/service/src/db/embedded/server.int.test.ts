@@ -81,7 +81,7 @@ describe('the embedded PostgreSQL server', () => {
     }
   })
 
-  it('refuses a directory holding an older Till\'s PGlite data, saying what to do', async () => {
+  it("refuses a directory holding an older Till's PGlite data, saying what to do", async () => {
     const dataDir = join(root, 'pglite')
     await mkdir(dataDir, { recursive: true })
     await writeFile(join(dataDir, 'PG_VERSION'), '17\n')

@@ -56,9 +56,7 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions = {}): 
   try {
     await stopOrphan(dir, log)
     const { cluster: dataDir, log: logFile } = paths(dir, durable)
-    const { password } = durable
-      ? { password: await storedPassword(dir) }
-      : await copyTemplateCluster({ programs, account, dataDir })
+    const { password } = durable ? { password: await storedPassword(dir) } : await copyTemplateCluster({ programs, account, dataDir })
     const common = { programs, dataDir, logFile, password, account, durable }
     await initCluster(common)
     cluster = await startCluster({ ...common, ...(durable ? {} : { removeOnExit: dir }) })

@@ -39,7 +39,13 @@ describe('the gateway token', () => {
   it("of one payment's page is refused for another payment, whatever the call", async () => {
     const mine = await createCheckoutPayment(ctx.app, account)
     const theirs = await createCheckoutPayment(ctx.app, account)
-    for (const [path, method] of [['', 'GET'], ['/options', 'GET'], ['/status', 'GET'], ['/confirm', 'POST'], ['/expire', 'POST']] as const) {
+    for (const [path, method] of [
+      ['', 'GET'],
+      ['/options', 'GET'],
+      ['/status', 'GET'],
+      ['/confirm', 'POST'],
+      ['/expire', 'POST'],
+    ] as const) {
       const response = await gatewayCall(ctx.app, { paymentId: theirs.paymentId, token: mine.token }, path, {
         method,
         ...(method === 'POST' ? { payload: { walletId: 'sandbox_pays', optionId: 'usdc-base', account: buyer() } } : {}),
@@ -222,9 +228,17 @@ describe('a payment that reaches its deadline while its page waits', () => {
   it('is reported expired by the long-poll, woken by the deadline itself', async () => {
     const payment = await createCheckoutPayment(ctx.app, account)
     const waiting = gatewayCall(ctx.app, payment, '/status?after=pending&waitMs=20000')
-    const reached = await ctx.app.inject({ method: 'POST', url: `/v1/sandbox/payments/${payment.paymentId}/reach-deadline`, headers: account.headers })
+    const reached = await ctx.app.inject({
+      method: 'POST',
+      url: `/v1/sandbox/payments/${payment.paymentId}/reach-deadline`,
+      headers: account.headers,
+    })
     expect(reached.statusCode).toBe(200)
-    expect((await waiting).json()).toMatchObject({ status: 'expired', isFinal: true, redirect: { url: `https://shop.example/failed?payment_id=${payment.paymentId}` } })
+    expect((await waiting).json()).toMatchObject({
+      status: 'expired',
+      isFinal: true,
+      redirect: { url: `https://shop.example/failed?payment_id=${payment.paymentId}` },
+    })
     const [, expiry] = await paymentStore(ctx.tdb.db).transitions(payment.paymentId)
     expect(expiry).toMatchObject({ to_status: 'expired', reason: 'deadline' })
   })

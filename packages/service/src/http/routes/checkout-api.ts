@@ -22,7 +22,10 @@ export function checkoutApiRoutes(app: FastifyInstance, deps: CheckoutDeps) {
   const guard = async (request: PaymentRequest, reply: FastifyReply) => {
     const { paymentId } = request.params
     if (!deps.tokens.verify(paymentId, header(request, CHECKOUT_TOKEN_HEADER))) {
-      throw new ApiError('checkout_token_invalid', 'This request does not carry the checkout token of this payment; reload the checkout page.')
+      throw new ApiError(
+        'checkout_token_invalid',
+        'This request does not carry the checkout token of this payment; reload the checkout page.',
+      )
     }
     enforceRateLimit(deps.limits.perPayment, paymentId, reply, 'for this payment')
   }

@@ -49,7 +49,11 @@ describe('GET /checkout/{paymentId}', () => {
     const { html, token } = await createCheckoutPayment(ctx.app, account, { referenceId: 'order-secret-42' })
     const { session } = embeddedData(html)
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/)
-    expect(session).toMatchObject({ merchant: { name: 'Shop' }, sandbox: true, state: { status: 'pending', isFinal: false, redirect: null } })
+    expect(session).toMatchObject({
+      merchant: { name: 'Shop' },
+      sandbox: true,
+      state: { status: 'pending', isFinal: false, redirect: null },
+    })
     expect(html).not.toContain('order-secret-42')
     expect(html).not.toContain(account.partnerId)
     expect(html).not.toContain(account.apiKey)

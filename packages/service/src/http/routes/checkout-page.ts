@@ -31,7 +31,8 @@ export function checkoutPageRoutes(app: FastifyInstance, deps: CheckoutDeps) {
     // The page's asset and API URLs are relative to it; a trailing slash would move them. The location is
     // built from the route, never from the request target: an absolute-form target (`GET https://evil.example/…`)
     // or one starting `//` would otherwise send the buyer to another host.
-    if (path.endsWith('/')) return reply.redirect(`/checkout/${encodeURIComponent(paymentId)}${query === undefined ? '' : `?${query}`}`, 308)
+    if (path.endsWith('/'))
+      return reply.redirect(`/checkout/${encodeURIComponent(paymentId)}${query === undefined ? '' : `?${query}`}`, 308)
     const payment = await deps.payments.readForCheckout(paymentId)
     const session = payment && (await sessionFor(deps, payment))
     if (!payment || !session) return sendHtml(request, reply, 404, notFoundPageHtml({ assets: deps.assets, t: en }))

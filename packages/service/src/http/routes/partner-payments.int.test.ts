@@ -10,7 +10,12 @@ const ctx = useTestApp({ clock })
 describe('GET /v1/payments/{paymentId}/status', () => {
   it('reads any payment of any of the partner’s merchants, with the Api-Key alone, in the listing view', async () => {
     const account = await createAccount(ctx.tdb.db)
-    const second = await accountStore(ctx.tdb.db).createMerchant({ partnerId: account.partnerId, name: 'B', email: 'b@example.com', now: clock.now() })
+    const second = await accountStore(ctx.tdb.db).createMerchant({
+      partnerId: account.partnerId,
+      name: 'B',
+      email: 'b@example.com',
+      now: clock.now(),
+    })
     const created = await ctx.app.inject({
       method: 'POST',
       url: '/v1/merchant/payment',
@@ -26,7 +31,9 @@ describe('GET /v1/payments/{paymentId}/status', () => {
 
   it('reports an expired payment as terminal once its deadline passes, without a sweep', async () => {
     const account = await createAccount(ctx.tdb.db)
-    const { paymentId } = (await ctx.app.inject({ method: 'POST', url: '/v1/merchant/payment', headers: account.headers, payload: createBody() })).json<{
+    const { paymentId } = (
+      await ctx.app.inject({ method: 'POST', url: '/v1/merchant/payment', headers: account.headers, payload: createBody() })
+    ).json<{
       paymentId: string
     }>()
     clock.advance(900_000)
@@ -37,7 +44,9 @@ describe('GET /v1/payments/{paymentId}/status', () => {
   it('hides other partners’ payments', async () => {
     const mine = await createAccount(ctx.tdb.db)
     const theirs = await createAccount(ctx.tdb.db)
-    const { paymentId } = (await ctx.app.inject({ method: 'POST', url: '/v1/merchant/payment', headers: theirs.headers, payload: createBody() })).json<{
+    const { paymentId } = (
+      await ctx.app.inject({ method: 'POST', url: '/v1/merchant/payment', headers: theirs.headers, payload: createBody() })
+    ).json<{
       paymentId: string
     }>()
     const response = await ctx.app.inject({ url: `/v1/payments/${paymentId}/status`, headers: { 'api-key': mine.apiKey } })

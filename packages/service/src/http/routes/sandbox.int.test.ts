@@ -13,7 +13,12 @@ beforeEach(async () => {
 })
 
 async function newPayment(body: Record<string, unknown> = {}) {
-  const response = await ctx.app.inject({ method: 'POST', url: '/v1/merchant/payment', headers: sandbox.headers, payload: createBody(body) })
+  const response = await ctx.app.inject({
+    method: 'POST',
+    url: '/v1/merchant/payment',
+    headers: sandbox.headers,
+    payload: createBody(body),
+  })
   expect(response.statusCode).toBe(201)
   return response.json<{ paymentId: string }>().paymentId
 }
@@ -108,7 +113,9 @@ describe('POST /v1/sandbox/payments/{paymentId}/simulate', () => {
   })
 
   it('accepts loopback return URLs in sandbox mode', async () => {
-    const paymentId = await newPayment({ checkout: { successUrl: 'https://localhost:5173/return', errorUrl: 'https://127.0.0.1:5173/return' } })
+    const paymentId = await newPayment({
+      checkout: { successUrl: 'https://localhost:5173/return', errorUrl: 'https://127.0.0.1:5173/return' },
+    })
     expect((await paymentStore(ctx.tdb.db).findById(paymentId))?.redirectEnabled).toBe(true)
   })
 })
@@ -119,7 +126,10 @@ describe('POST /v1/sandbox/payments/{paymentId}/confirm', () => {
 
   async function paidWith(walletId: string) {
     const payment = await createCheckoutPayment(ctx.app, sandbox)
-    const paid = await gatewayCall(ctx.app, payment, '/confirm', { method: 'POST', payload: { walletId, optionId: 'usdc-base', account: buyer() } })
+    const paid = await gatewayCall(ctx.app, payment, '/confirm', {
+      method: 'POST',
+      payload: { walletId, optionId: 'usdc-base', account: buyer() },
+    })
     expect(paid.json()).toMatchObject({ status: walletId === 'sandbox_pays' ? 'succeeded' : 'processing' })
     return payment.paymentId
   }
@@ -130,7 +140,11 @@ describe('POST /v1/sandbox/payments/{paymentId}/confirm', () => {
     expect(response.statusCode).toBe(200)
     expect(Payment.parse(response.json())).toMatchObject({ paymentId, status: 'succeeded', settlement: { settled: true } })
     const steps = await paymentStore(ctx.tdb.db).transitions(paymentId)
-    expect(steps.map((t) => `${t.to_status}:${t.reason}`)).toEqual(['pending:created', 'processing:transaction_submitted', 'succeeded:transaction_confirmed'])
+    expect(steps.map((t) => `${t.to_status}:${t.reason}`)).toEqual([
+      'pending:created',
+      'processing:transaction_submitted',
+      'succeeded:transaction_confirmed',
+    ])
   })
 
   it('refuses with 409 invalid_transition when no confirmation is pending: once delivered, never waiting, never paid', async () => {

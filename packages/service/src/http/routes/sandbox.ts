@@ -49,9 +49,13 @@ export function sandboxRoutes(
     const confirmed = await deliverConfirmation(deps, payment.id)
     if (!confirmed) {
       const status = (await deps.payments.readForCheckout(payment.id))?.status ?? payment.status
-      throw new ApiError('invalid_transition', `Payment ${payment.id} is ${status} with no confirmation to come; only the slow test wallet's payments wait for one.`, {
-        details: { status },
-      })
+      throw new ApiError(
+        'invalid_transition',
+        `Payment ${payment.id} is ${status} with no confirmation to come; only the slow test wallet's payments wait for one.`,
+        {
+          details: { status },
+        },
+      )
     }
     return view(confirmed)
   })
