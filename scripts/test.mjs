@@ -38,8 +38,9 @@ function runChild(command, args, env = {}) {
 }
 
 /** @returns {Promise<Counts>} */
-async function typecheck() {
-  const code = await runChild('pnpm', ['run', 'typecheck'])
+/** A root script that passes or fails as a whole: one count. */
+async function script(name) {
+  const code = await runChild('pnpm', ['run', name])
   return code === 0 ? { passed: 1, failed: 0, skipped: 0 } : { passed: 0, failed: 1, skipped: 0 }
 }
 
@@ -126,7 +127,9 @@ const e2e = () =>
  * @type {{ name: string; run: () => Promise<Counts> }[]}
  */
 const suites = [
-  { name: 'typecheck', run: typecheck },
+  { name: 'typecheck', run: () => script('typecheck') },
+  // Biome: the formatting and the lint rules of biome.json, over the whole repository.
+  { name: 'lint', run: () => script('lint') },
   { name: 'vitest', run: vitest },
   { name: 'elements', run: elements },
   { name: 'e2e', run: e2e },
