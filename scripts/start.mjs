@@ -5,11 +5,12 @@
 import { spawn } from 'node:child_process'
 import os from 'node:os'
 import path from 'node:path'
-import { ensurePnpm, installDependencies, log, repoRoot } from './lib/ensure.mjs'
+import { buildPackages, ensurePnpm, installDependencies, log, repoRoot } from './lib/ensure.mjs'
 
 try {
   ensurePnpm()
   installDependencies()
+  buildPackages()
 } catch (error) {
   log(`setup failed: ${error instanceof Error ? error.message : String(error)}`)
   process.exit(1)

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { ensureChromium, ensurePnpm, installDependencies, log, repoRoot } from './lib/ensure.mjs'
+import { buildPackages, ensureChromium, ensurePnpm, installDependencies, log, repoRoot } from './lib/ensure.mjs'
 
 /** @typedef {{ passed: number; failed: number; skipped: number }} Counts */
 
@@ -38,6 +38,30 @@ function runChild(command, args, env = {}) {
 }
 
 /** @returns {Promise<Counts>} */
+/** The packages a merchant installs; `packages` checks each as published. */
+const PUBLIC_PACKAGES = ['contract', 'client', 'express', 'elements']
+
+/**
+ * Each public package, packed as npm would publish it: publint (exports, files, fields) and
+ * arethetypeswrong (do its types resolve as its JavaScript does; ESM only, so CommonJS resolution is not
+ * asked for: docs/decisions/0015). One count per package and tool.
+ */
+async function packages() {
+  const counts = { passed: 0, failed: 0, skipped: 0 }
+  for (const name of PUBLIC_PACKAGES) {
+    const dir = `packages/${name}`
+    for (const args of [
+      ['publint', dir],
+      ['attw', '--pack', dir, '--profile', 'esm-only', '--format', 'ascii'],
+    ]) {
+      const ok = (await runChild('pnpm', ['exec', ...args])) === 0
+      counts[ok ? 'passed' : 'failed'] += 1
+      if (!ok) log(`${args[0]} found problems in @till/${name}`)
+    }
+  }
+  return counts
+}
+
 /** A root script that passes or fails as a whole: one count. */
 async function script(name) {
   const code = await runChild('pnpm', ['run', name])
@@ -130,6 +154,7 @@ const suites = [
   { name: 'typecheck', run: () => script('typecheck') },
   // Biome: the formatting and the lint rules of biome.json, over the whole repository.
   { name: 'lint', run: () => script('lint') },
+  { name: 'packages', run: packages },
   { name: 'vitest', run: vitest },
   { name: 'elements', run: elements },
   { name: 'e2e', run: e2e },
@@ -148,6 +173,7 @@ async function main() {
   try {
     ensurePnpm()
     installDependencies()
+    buildPackages()
     // The e2e suite's browser; Playwright's config reads CHROMIUM_PATH.
     process.env.CHROMIUM_PATH = ensureChromium()
     log(`Chromium at ${process.env.CHROMIUM_PATH}`)

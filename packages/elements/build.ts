@@ -1,8 +1,10 @@
 // The prebuilt browser bundle: both elements defined, Lit included, minified, for a plain
 // `<script type="module" src="pay-elements.js">`. `pnpm --filter @till/elements build` writes
-// dist/pay-elements.js; a server can also call `buildElementsBundle()` at start-up and serve the text.
+// dist/pay-elements.js (with its map), after tsc has built the modules. `buildElementsBundle()` is the
+// workspace's (bench/weight.ts): the published package ships the built file instead.
 // bench/weight.ts weighs the same build against a bare Lit element built with `bundleOptions` too.
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { build, type BuildOptions } from 'esbuild'
 
@@ -29,9 +31,16 @@ export async function buildElementsBundle(): Promise<string> {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const out = new URL('./dist/pay-elements.js', import.meta.url)
-  const text = await buildElementsBundle()
+  // The published drop-in bundle and its source map, next to tsc's output in dist/.
+  const out = fileURLToPath(new URL('./dist/pay-elements.js', import.meta.url))
+  const result = await build({ ...bundleOptions, entryPoints: [bundleEntry], outfile: out, sourcemap: 'linked' })
   mkdirSync(new URL('./dist/', import.meta.url), { recursive: true })
-  writeFileSync(out, text)
-  console.log(`${fileURLToPath(out)}: ${(text.length / 1024).toFixed(1)} KB`)
+  for (const file of result.outputFiles) writeFileSync(file.path, file.contents)
+  // tsc does not copy declaration files it was given: the JSX typings go over by hand, with the `.js`
+  // specifiers a consumer's TypeScript resolves.
+  const jsx = readFileSync(new URL('./src/jsx.d.ts', import.meta.url), 'utf8').replace(/(from '\.\/[\w-]+)\.ts'/g, "$1.js'")
+  writeFileSync(new URL('./dist/jsx.d.ts', import.meta.url), jsx)
+  const bundle = readFileSync(out)
+  const integrity = `sha384-${createHash('sha384').update(bundle).digest('base64')}`
+  console.log(`${out}: ${(bundle.length / 1024).toFixed(1)} KB, integrity ${integrity}`)
 }

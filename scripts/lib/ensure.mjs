@@ -146,3 +146,12 @@ export function ensureChromium() {
   }
   return DEBIAN_CHROMIUM
 }
+
+/**
+ * Builds the public packages into their dist/ folders: the workspace uses them as a user's project would,
+ * through their exports (docs/decisions/0015). TypeScript 7 takes a second or two.
+ */
+export function buildPackages() {
+  log('building the public packages (pnpm build)')
+  run('pnpm', ['run', 'build'], { stdio: ['ignore', 'inherit', 'inherit'] })
+}

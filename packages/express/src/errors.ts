@@ -1,6 +1,6 @@
 // The router's one error taxonomy and its one mapping to the error body the elements read
 // (`MerchantErrorBody`, the same shape as the Pay interface's).
-import type { MerchantErrorBody } from '@till/elements/protocol'
+import type { MerchantErrorBody } from '@till/contract'
 import type { ErrorRequestHandler, Request } from 'express'
 
 export type MerchantErrorCode =

@@ -1,9 +1,9 @@
 // The Express router a merchant backend mounts, e.g. `app.use('/pay', payRouter({...}))`:
 //   POST /checkout  creates (or returns again) the payment of one of the shop's orders;
 //   GET  /verify    checks the buyer's return and reports the order's payment status.
-// The wire format is `@till/elements/protocol`, which <pay-button> and <pay-return> speak.
+// The wire format is the merchant protocol of `@till/contract`, which <pay-button> and <pay-return> speak.
 import { toErrorIssues } from '@till/contract'
-import type { CreatePaymentReply } from '@till/elements/protocol'
+import type { CreatePaymentReply } from '@till/contract'
 import express, { type Request, type Router } from 'express'
 import { z } from 'zod'
 import { createPaymentForOrder } from './create-payment.ts'

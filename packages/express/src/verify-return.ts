@@ -1,7 +1,7 @@
 // The return page's check (spec 4.7): the `payment_id` the buyer came back with must be the payment this
 // order is waiting for, and only the status Till reports for it, read here on the server, counts.
 import type { MerchantPaymentStatusResponse } from '@till/contract'
-import type { VerifyReply } from '@till/elements/protocol'
+import type { VerifyReply } from '@till/contract'
 import { TillError } from '@till/client'
 import { z } from 'zod'
 import { MerchantError } from './errors.ts'

@@ -1,7 +1,7 @@
 // GET /pay/verify: the return page's check. Only the status Till reports for the order's own payment counts,
 // and an order is fulfilled exactly once however often the page is loaded or polled.
 import { describe, expect, test } from 'vitest'
-import type { VerifyReply } from '@till/elements/protocol'
+import type { VerifyReply } from '@till/contract'
 import { call, postJson, useTill, type Shop } from '../test/fixtures.ts'
 
 const till = useTill()
