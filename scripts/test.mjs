@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { buildPackages, ensureChromium, ensurePnpm, installDependencies, log, repoRoot } from './lib/ensure.mjs'
+import { PUBLIC_PACKAGES } from './lib/kit.mjs'
 
 /** @typedef {{ passed: number; failed: number; skipped: number }} Counts */
 
@@ -37,15 +38,12 @@ function runChild(command, args, env = {}) {
   })
 }
 
-/** @returns {Promise<Counts>} */
-/** The packages a merchant installs; `packages` checks each as published. */
-const PUBLIC_PACKAGES = ['contract', 'client', 'express', 'elements']
-
 /**
  * Each public package, packed as npm would publish it: publint (exports, files, fields) and
  * arethetypeswrong (do its types resolve as its JavaScript does; ESM only, so CommonJS resolution is not
  * asked for: docs/decisions/0015). One count per package and tool.
  */
+/** @returns {Promise<Counts>} */
 async function packages() {
   const counts = { passed: 0, failed: 0, skipped: 0 }
   for (const name of PUBLIC_PACKAGES) {
@@ -146,6 +144,14 @@ const e2e = () =>
     },
   )
 
+/** A shop outside the workspace installs the kit's tarballs, type-checks and pays (scripts/consumer/run.mjs). */
+const consumer = () =>
+  runReported(
+    'node',
+    (report) => ({ args: ['scripts/consumer/run.mjs'], env: { TILL_CONSUMER_REPORT: report } }),
+    (json) => ({ passed: json.passed ?? 0, failed: json.failed ?? 0, skipped: 0 }),
+  )
+
 /**
  * Each suite resolves with its counts and must not throw for test failures.
  * @type {{ name: string; run: () => Promise<Counts> }[]}
@@ -158,6 +164,7 @@ const suites = [
   { name: 'vitest', run: vitest },
   { name: 'elements', run: elements },
   { name: 'e2e', run: e2e },
+  { name: 'consumer', run: consumer },
 ]
 
 function format({ passed, failed, skipped }) {
