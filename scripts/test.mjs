@@ -3,6 +3,7 @@
 // when anything failed or a suite could not run.
 
 import { spawn } from 'node:child_process'
+import { createHash } from 'node:crypto'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -41,7 +42,7 @@ function runChild(command, args, env = {}) {
 /**
  * Each public package, packed as npm would publish it: publint (exports, files, fields) and
  * arethetypeswrong (do its types resolve as its JavaScript does; ESM only, so CommonJS resolution is not
- * asked for: docs/decisions/0015). One count per package and tool.
+ * asked for: docs/decisions/0015). One count per package and tool, and one for the elements' SRI hash.
  */
 /** @returns {Promise<Counts>} */
 async function packages() {
@@ -57,7 +58,17 @@ async function packages() {
       if (!ok) log(`${args[0]} found problems in @till/${name}`)
     }
   }
+  counts[elementsIntegrityListed() ? 'passed' : 'failed'] += 1
   return counts
+}
+
+/** The elements' README gives the drop-in bundle's SRI hash: it must be the built file's. */
+function elementsIntegrityListed() {
+  const bundle = readFileSync(path.join(repoRoot, 'packages/elements/dist/pay-elements.js'))
+  const integrity = `sha384-${createHash('sha384').update(bundle).digest('base64')}`
+  const listed = readFileSync(path.join(repoRoot, 'packages/elements/README.md'), 'utf8').includes(`integrity="${integrity}"`)
+  if (!listed) log(`packages/elements/README.md does not give the bundle's integrity ${integrity}`)
+  return listed
 }
 
 /** A root script that passes or fails as a whole: one count. */
