@@ -6,6 +6,7 @@ import { execFileSync } from 'node:child_process'
 import os from 'node:os'
 import path from 'node:path'
 import { defineConfig } from '@playwright/test'
+import type { TillWorkerFixtures } from '@till/testing'
 import { chromiumLaunchOptions } from './scripts/lib/chromium.mjs'
 
 /** A port no other server on this machine holds right now (the kernel's choice for port 0). */
@@ -23,7 +24,7 @@ process.env.TILL_E2E_SHOP_STATE ||= path.join(os.tmpdir(), `till-e2e-shop-${proc
 const shopPort = process.env.TILL_E2E_SHOP_PORT
 const shopState = process.env.TILL_E2E_SHOP_STATE
 
-export default defineConfig({
+export default defineConfig<object, TillWorkerFixtures>({
   testDir: './e2e',
   // Removes the demo stack's state file (it holds a sandbox key) whatever became of the stack.
   globalTeardown: './e2e/global-teardown.ts',
@@ -46,7 +47,15 @@ export default defineConfig({
     trace: 'retain-on-failure',
     launchOptions: chromiumLaunchOptions(),
   },
-  projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
+  projects: [
+    { name: 'chromium', use: { browserName: 'chromium' } },
+    {
+      // The README's "Test your checkout in your own Playwright suite", run as a merchant would run it.
+      name: 'readme-example',
+      testDir: './demo/examples/playwright',
+      use: { browserName: 'chromium', tillOptions: { command: [process.execPath, 'packages/service/bin/till.mjs'] } },
+    },
+  ],
   webServer: {
     // Builds the shop, starts `till serve --sandbox` (the slow wallet's confirmation held until a spec
     // releases it) and the shop's HTTPS backend; the state file gives the specs the shop's address and the

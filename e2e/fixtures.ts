@@ -11,7 +11,8 @@ import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { test as base, expect } from '@playwright/test'
 import type { CreatePaymentResponse, MerchantPaymentStatusResponse, Payment, SimulateOutcome } from '@till/contract'
-import { spawnTill } from '@till/service/spawn'
+import { TILL_BIN } from '@till/service/spawn'
+import { startSandboxTill } from '@till/testing'
 import { localhostCertificate } from '@till/demo/certificate'
 
 export { expect }
@@ -119,42 +120,32 @@ export const test = base.extend<{ _merchantRequestsPerTest: void }, { till: Till
 // till
 
 async function startTill(extraArgs: readonly string[] = []): Promise<{ till: Till; stop: () => Promise<void> }> {
-  const service = await spawnTill({
-    args: ['--sandbox', '--port', '0', '--log-level', 'warn', ...TILL_SERVE_ARGS, ...extraArgs],
+  // The project's own suite uses the kit merchants use (@till/testing), on this checkout's `till`.
+  const service = await startSandboxTill({
+    command: [process.execPath, TILL_BIN],
+    args: ['--log-level', 'warn', ...TILL_SERVE_ARGS.filter((flag) => flag !== '--sandbox-hold-confirmations'), ...extraArgs],
     cwd: REPO_ROOT,
     readyTimeoutMs: READY_TIMEOUT_MS,
     // Warnings and errors of the running service show up in the output of the test that caused them.
     onStderr: (chunk) => process.stderr.write(chunk),
   })
-  const { ready } = service
-
-  const request = async <T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> => {
-    service.assertRunning()
-    const headers: Record<string, string> = { 'Api-Key': ready.apiKey, 'Merchant-Id': ready.merchantId }
-    const init: RequestInit = { method, headers }
-    if (body !== undefined) {
-      headers['Content-Type'] = 'application/json'
-      init.body = JSON.stringify(body)
-    }
-    const response = await fetch(`${ready.baseUrl}${path}`, init)
-    const text = await response.text()
-    if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text}`)
-    return JSON.parse(text) as T
-  }
-  const paymentPath = (paymentId: string): string => encodeURIComponent(paymentId)
-
+  const { client } = service
   const till: Till = {
-    ...ready,
+    baseUrl: service.baseUrl,
+    checkoutUrl: service.checkoutUrl,
+    apiKey: service.apiKey,
+    merchantId: service.merchantId,
+    version: service.version,
     createPayment: (input = {}) =>
-      request<CreatePaymentResponse>('POST', '/v1/merchant/payment', {
+      client.merchantPayments.create({
         amount: input.amount ?? { unit: 'iso4217/EUR', value: '1250' },
         referenceId: input.referenceId ?? `e2e-${randomUUID()}`,
         ...(input.checkout ? { checkout: input.checkout } : {}),
       }),
-    status: (paymentId) => request<MerchantPaymentStatusResponse>('GET', `/v1/merchant/payment/${paymentPath(paymentId)}/status`),
-    simulate: (paymentId, outcome) => request<Payment>('POST', `/v1/sandbox/payments/${paymentPath(paymentId)}/simulate`, { outcome }),
-    confirm: (paymentId) => request<Payment>('POST', `/v1/sandbox/payments/${paymentPath(paymentId)}/confirm`),
-    reachDeadline: (paymentId) => request<Payment>('POST', `/v1/sandbox/payments/${paymentPath(paymentId)}/reach-deadline`),
+    status: (paymentId) => client.merchantPayments.status(paymentId),
+    simulate: (paymentId, outcome) => client.sandbox.simulate(paymentId, outcome),
+    confirm: (paymentId) => client.sandbox.confirm(paymentId),
+    reachDeadline: (paymentId) => client.sandbox.reachDeadline(paymentId),
   }
   return { till, stop: service.stop }
 }

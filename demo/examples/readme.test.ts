@@ -12,3 +12,10 @@ describe('the README’s pay-button example', () => {
     expect(readme).toContain(`\`\`\`${fence}\n${source}\`\`\``)
   })
 })
+
+describe('the README’s Playwright example', () => {
+  test('shows playwright/checkout.spec.ts exactly as it is', () => {
+    const source = readFileSync(new URL('./playwright/checkout.spec.ts', import.meta.url), 'utf8')
+    expect(readme).toContain(`\`\`\`ts\n${source}\`\`\``)
+  })
+})

@@ -58,7 +58,16 @@ async function main() {
 
   await step('npm install the tarballs in a project outside the workspace', () => {
     writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'consumer-shop', private: true, type: 'module' }))
-    run('npm', ['install', '--no-audit', '--no-fund', ...tarballs, 'express@5.3.0', '@types/express@5.0.6', '@types/node@20'])
+    run('npm', [
+      'install',
+      '--no-audit',
+      '--no-fund',
+      '--omit=peer',
+      ...tarballs,
+      'express@5.3.0',
+      '@types/express@5.0.6',
+      '@types/node@20',
+    ])
     return path.join(dir, 'node_modules/@till')
   })
 

@@ -6,7 +6,8 @@ import { fileURLToPath } from 'node:url'
 import { SandboxReadyLine } from '@till/contract'
 import { z } from 'zod'
 
-const TILL_BIN = fileURLToPath(new URL('../bin/till.mjs', import.meta.url))
+/** The `till` program of this checkout, e.g. for `@till/testing`'s `command: [process.execPath, TILL_BIN]`. */
+export const TILL_BIN = fileURLToPath(new URL('../bin/till.mjs', import.meta.url))
 const STOP_GRACE_MS = 5_000
 const STDERR_TAIL_CHARS = 20_000
 
