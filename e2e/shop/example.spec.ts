@@ -4,7 +4,7 @@ import { once } from 'node:events'
 import { createServer, type Server } from 'node:https'
 import type { AddressInfo } from 'node:net'
 import { localhostCertificate } from '@till/demo/certificate'
-import { exampleShop } from '../../demo/examples/pay-button/server.ts'
+import { exampleShop } from '@till/demo/examples/pay-button'
 import { freezePageClock, outcomeHeading, payWith } from '../checkout/buyer.ts'
 import { expect, test as base } from './fixtures.ts'
 

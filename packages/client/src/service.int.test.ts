@@ -2,7 +2,7 @@
 import type { AddressInfo } from 'node:net'
 import { Agent, type Dispatcher } from 'undici'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type Account, CHECKOUT_URL, createAccount, openTestDatabase, type TestDatabase, testApp } from '../../service/test/fixtures.ts'
+import { type Account, CHECKOUT_URL, createAccount, openTestDatabase, type TestDatabase, testApp } from '@till/service/test-fixtures'
 import { TillClient } from './client.ts'
 import type { TillClientOptions } from './config.ts'
 import { TillAuthenticationError, TillConflictError, TillError, TillInvalidRequestError, TillNotFoundError } from './errors.ts'
