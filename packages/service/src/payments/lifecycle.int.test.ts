@@ -18,7 +18,13 @@ beforeEach(async () => {
 })
 
 const store = () => paymentStore(ctx.tdb.db)
-const service = () => paymentService({ db: ctx.tdb.db, clock, policy: { paymentTtlSeconds: TTL, allowLoopbackRedirects: false } })
+const policy = { paymentTtlSeconds: TTL, allowLoopbackRedirects: false }
+const service = () => paymentService({ db: ctx.tdb.db, clock, policy })
+/** A service whose status cache records every change it is told of. */
+function listening() {
+  const heard: string[] = []
+  return { payments: paymentService({ db: ctx.tdb.db, clock, policy, cache: statusCache({ onChange: (id) => heard.push(id) }) }), heard }
+}
 const create = (body: Record<string, unknown> = {}) =>
   service().create({ partnerId: account.partnerId, merchantId: account.merchantId, request: CreatePaymentRequest.parse(createBody(body)) })
 const move = async (id: string, to: MerchantPaymentStatus) => {
@@ -138,13 +144,7 @@ describe('reaching the deadline on demand (sandbox)', () => {
 
   it('tells the status cache, so waiting pages hear of it', async () => {
     const { payment } = await create()
-    const heard: string[] = []
-    const payments = paymentService({
-      db: ctx.tdb.db,
-      clock,
-      policy: { paymentTtlSeconds: TTL, allowLoopbackRedirects: false },
-      cache: statusCache({ onChange: (id) => heard.push(id) }),
-    })
+    const { payments, heard } = listening()
     await payments.reachDeadline(payment)
     expect(heard).toContain(payment.id)
     expect((await payments.statusForCheckout(payment.id))?.status).toBe('expired')
@@ -161,13 +161,7 @@ describe('reaching the deadline on demand (sandbox)', () => {
 describe('several steps as one (atomically)', () => {
   it('commits every step, and tells the cache only after the commit', async () => {
     const { payment } = await create()
-    const heard: string[] = []
-    const payments = paymentService({
-      db: ctx.tdb.db,
-      clock,
-      policy: { paymentTtlSeconds: TTL, allowLoopbackRedirects: false },
-      cache: statusCache({ onChange: (id) => heard.push(id) }),
-    })
+    const { payments, heard } = listening()
     await payments.atomically(async ({ transition }) => {
       const processing = await transition({ payment, to: 'processing', reason: 'test' })
       await transition({ payment: processing, to: 'succeeded', reason: 'test' })
@@ -179,13 +173,7 @@ describe('several steps as one (atomically)', () => {
 
   it('keeps none of them when a later statement fails, and tells nobody', async () => {
     const { payment } = await create()
-    const heard: string[] = []
-    const payments = paymentService({
-      db: ctx.tdb.db,
-      clock,
-      policy: { paymentTtlSeconds: TTL, allowLoopbackRedirects: false },
-      cache: statusCache({ onChange: (id) => heard.push(id) }),
-    })
+    const { payments, heard } = listening()
     const failed = payments.atomically(async ({ transition, tx }) => {
       await transition({ payment, to: 'processing', reason: 'test' })
       await tx.query('SELECT no_such_column FROM payments')

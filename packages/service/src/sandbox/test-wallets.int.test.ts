@@ -2,7 +2,7 @@ import { CreatePaymentRequest, type CheckoutWalletId } from '@till/contract'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { createAccount, createBody, silentLog, testClock, type Account, useTestDatabase } from '../../test/fixtures.ts'
 import type { Database, Queryable, Row, SqlValue } from '../db/port.ts'
-import { paymentService } from '../payments/service.ts'
+import { type PaymentService, paymentService } from '../payments/service.ts'
 import { statusCache } from '../payments/status-cache.ts'
 import { paymentStore } from '../store/payments.ts'
 import { SANDBOX_OPTIONS } from './chain-data.ts'
@@ -68,18 +68,16 @@ const pay =
 const statusOf = async (id: string) => (await paymentStore(ctx.tdb.db).findById(id))?.status
 const stepsOf = async (id: string) => (await paymentStore(ctx.tdb.db).transitions(id)).map((t) => t.to_status)
 
+/** The poller that delivers due confirmations, on the test's clock. */
+const confirmerOf = (payments: PaymentService) =>
+  sandboxConfirmer({ confirmations: sandboxConfirmations(ctx.tdb.db), payments, clock, intervalMs: 250, log: silentLog })
+
 describe('the slow test wallet', () => {
   it('confirms when its time comes, by the poller, and not before', async () => {
     const { payments } = services()
     const payment = await created()
     expect((await pay(payments, 'sandbox_slow')(payment)).status).toBe('processing')
-    const confirmer = sandboxConfirmer({
-      confirmations: sandboxConfirmations(ctx.tdb.db),
-      payments,
-      clock,
-      intervalMs: 250,
-      log: silentLog,
-    })
+    const confirmer = confirmerOf(payments)
     clock.advance(SLOW_MS - 1)
     expect(await confirmer.deliverDue()).toBe(0)
     expect(await statusOf(payment.id)).toBe('processing')
@@ -93,13 +91,7 @@ describe('the slow test wallet', () => {
     const { payments } = services()
     const payment = await created()
     await pay(payments, 'sandbox_slow', 'held')(payment)
-    const confirmer = sandboxConfirmer({
-      confirmations: sandboxConfirmations(ctx.tdb.db),
-      payments,
-      clock,
-      intervalMs: 250,
-      log: silentLog,
-    })
+    const confirmer = confirmerOf(payments)
     clock.advance(365 * 24 * 3600 * 1000)
     expect(await confirmer.deliverDue()).toBe(0)
     expect(await statusOf(payment.id)).toBe('processing')
@@ -113,13 +105,7 @@ describe('the slow test wallet', () => {
     expect(confirmed).toMatchObject({ id: payment.id, status: 'succeeded', paid: { settlement: { settled: true } } })
     expect(heard.at(-1)).toBe(payment.id)
     expect(await deliverConfirmation({ payments, clock }, payment.id)).toBeUndefined()
-    const confirmer = sandboxConfirmer({
-      confirmations: sandboxConfirmations(ctx.tdb.db),
-      payments,
-      clock,
-      intervalMs: 250,
-      log: silentLog,
-    })
+    const confirmer = confirmerOf(payments)
     clock.advance(SLOW_MS)
     expect(await confirmer.deliverDue()).toBe(0)
     expect(await stepsOf(payment.id)).toEqual(['pending', 'processing', 'succeeded'])
