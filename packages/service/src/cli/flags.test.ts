@@ -40,6 +40,7 @@ const SAMPLES: Record<string, { raw: string; parsed: unknown; also?: Record<stri
   'status-cache-size': { raw: '0', parsed: 0 },
   'sandbox-confirm-ms': { raw: '1500', parsed: 1500 },
   'sandbox-hold-confirmations': { raw: 'true', parsed: true, also: { TILL_SANDBOX: '1' } },
+  'sandbox-api-version': { raw: '2026-02-19.preview', parsed: '2026-02-19.preview', also: { TILL_SANDBOX: '1' } },
   'trust-proxy': { raw: 'on', parsed: true },
   'api-rate-limit': { raw: '6000', parsed: 6000 },
   'api-auth-failure-limit': { raw: '10', parsed: 10 },

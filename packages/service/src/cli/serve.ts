@@ -36,7 +36,7 @@ export async function serve(argv: string[], env: Record<string, string | undefin
   const db = opened.value
   const { createApp } = loaded.value
   const sandbox: SandboxAccounts | undefined = config.sandbox
-    ? await ensureSandboxAccounts(db, systemClock, config['sandbox-api-key'])
+    ? await ensureSandboxAccounts(db, systemClock, { keep: config['sandbox-api-key'], version: config['sandbox-api-version'] })
     : undefined
 
   let checkoutUrl = ''

@@ -1,3 +1,4 @@
+import { API_VERSIONS } from '@till/contract'
 import { z } from 'zod'
 import { flag, flagShape } from './flag.ts'
 import { booleanFlag, httpUrlFlag, integerFlag, jsonFlag, ONE_STORAGE_MESSAGE, oneStorage, STORAGE_FLAGS } from './flags.ts'
@@ -28,6 +29,13 @@ export const SERVE_FLAGS = {
     env: 'TILL_SANDBOX',
     schema: booleanFlag.default(false),
     help: 'Sandbox mode: a test partner, merchant and API key, and the simulate endpoint',
+  }),
+  'sandbox-api-version': flag({
+    type: 'string',
+    value: 'V',
+    env: 'TILL_SANDBOX_API_VERSION',
+    schema: z.enum(API_VERSIONS, { message: `must be one of ${API_VERSIONS.join(', ')}` }).optional(),
+    help: "Pin the sandbox partner to this Pay-Version (the versions' rules can then be tried)",
   }),
   'sandbox-api-key': flag({
     type: 'string',
@@ -127,6 +135,10 @@ export const ServeConfig = z
   .refine((flags) => !flags['sandbox-api-key'] || flags.sandbox, {
     message: '--sandbox-api-key only makes sense with --sandbox',
     path: ['sandbox-api-key'],
+  })
+  .refine((flags) => !flags['sandbox-api-version'] || flags.sandbox, {
+    message: '--sandbox-api-version only makes sense with --sandbox',
+    path: ['sandbox-api-version'],
   })
   .refine((flags) => !flags['sandbox-hold-confirmations'] || flags.sandbox, {
     message: '--sandbox-hold-confirmations only makes sense with --sandbox',

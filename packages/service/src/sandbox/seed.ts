@@ -9,20 +9,32 @@ export type SandboxAccounts = { partnerId: string; merchantId: string; apiKey: s
 const SANDBOX_KEY_LABEL = 'sandbox'
 const SEED_LOCK_KEY = 7_467_114_001
 
+export type SandboxSeedOptions = {
+  /** The sandbox key to keep (`--sandbox-api-key`) instead of issuing a new one. */
+  keep?: string | undefined
+  /** The Pay-Version the sandbox partner is pinned to (`--sandbox-api-version`); unchanged when omitted. */
+  version?: ApiVersion | undefined
+}
+
 /**
  * Makes sure the sandbox partner and its merchant exist, creating them once, and issues the sandbox API key.
  * Keys are stored only as hashes, so a restart cannot show the old key again: it replaces it (one sandbox
- * key at a time), unless the caller passes the key to keep (`--sandbox-api-key`).
+ * key at a time), unless the caller passes the key to keep.
  */
-export async function ensureSandboxAccounts(db: Database, clock: Clock, keep?: string): Promise<SandboxAccounts> {
+export async function ensureSandboxAccounts(db: Database, clock: Clock, options: SandboxSeedOptions = {}): Promise<SandboxAccounts> {
+  const { keep, version } = options
   return db.transaction(async (tx) => {
     // Two sandbox servers starting on one PostgreSQL must not both create the partner.
     await tx.query('SELECT pg_advisory_xact_lock($1)', [SEED_LOCK_KEY])
     const accounts = accountStore(tx)
     const now = clock.now()
-    const partner =
-      (await accounts.findSandboxPartner()) ??
-      (await accounts.createPartner({ name: 'Sandbox partner', pinnedVersion: DEFAULT_API_VERSION, sandbox: true, now }))
+    const found = await accounts.findSandboxPartner()
+    const partner = found
+      ? { ...found, pinnedVersion: version ?? found.pinnedVersion }
+      : await accounts.createPartner({ name: 'Sandbox partner', pinnedVersion: version ?? DEFAULT_API_VERSION, sandbox: true, now })
+    if (found && version && version !== found.pinnedVersion) {
+      await tx.query('UPDATE partners SET pinned_version = $2 WHERE id = $1', [found.id, version])
+    }
     const merchant =
       (await accounts.listMerchants(partner.id)).at(-1) ??
       (await accounts.createMerchant({ partnerId: partner.id, name: 'Till Demo Shop', email: 'shop@example.com', now }))

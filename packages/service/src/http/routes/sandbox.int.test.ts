@@ -218,7 +218,7 @@ describe('sandbox accounts', () => {
     expect(second.apiKey).not.toBe(first.apiKey)
     const headers = { 'api-key': first.apiKey, 'merchant-id': first.merchantId }
     expect((await ctx.app.inject({ method: 'POST', url: '/v1/merchant/payment', headers, payload: createBody() })).statusCode).toBe(401)
-    const kept = await ensureSandboxAccounts(ctx.tdb.db, clock, second.apiKey)
+    const kept = await ensureSandboxAccounts(ctx.tdb.db, clock, { keep: second.apiKey })
     expect(kept.apiKey).toBe(second.apiKey)
     const response = await ctx.app.inject({
       method: 'POST',
@@ -227,5 +227,20 @@ describe('sandbox accounts', () => {
       payload: createBody(),
     })
     expect(response.statusCode).toBe(201)
+  })
+
+  it('pin the sandbox partner to the version asked for, at creation and on a later start', async () => {
+    const clock = { now: () => new Date() }
+    expect((await ensureSandboxAccounts(ctx.tdb.db, clock)).version).toBe('2026-02-18')
+    const pinned = await ensureSandboxAccounts(ctx.tdb.db, clock, { version: '2026-02-19.preview' })
+    expect(pinned.version).toBe('2026-02-19.preview')
+    const response = await ctx.app.inject({
+      method: 'POST',
+      url: '/v1/merchant/payment',
+      headers: { 'api-key': pinned.apiKey, 'merchant-id': pinned.merchantId, 'pay-version': '2026-02-18' },
+      payload: createBody(),
+    })
+    expect(response.json()).toMatchObject({ code: 'api_version_downgrade' })
+    expect((await ensureSandboxAccounts(ctx.tdb.db, clock)).version).toBe('2026-02-19.preview')
   })
 })
