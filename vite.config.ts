@@ -33,10 +33,9 @@ export default defineConfig({
       },
       {
         // The typed Node client: pure units, fault injection on a local node:http server, and the real
-        // service (*.int.test.ts).
+        // service started through @till/testing (*.int.test.ts).
         test: {
           ...shared,
-          ...withDatabase,
           name: 'client',
           root: here('./packages/client'),
           include: ['src/**/*.test.ts'],

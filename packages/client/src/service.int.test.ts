@@ -1,36 +1,34 @@
-// The client against the real Till service (Fastify on its PostgreSQL) listening on 127.0.0.1.
-import type { AddressInfo } from 'node:net'
+// The client against the real Till service (`till serve --sandbox`, started through @till/testing as a shop's
+// own tests would start it) listening on 127.0.0.1.
+import { TILL_BIN } from '@till/service/spawn'
+import { type SandboxTill, startSandboxTill } from '@till/testing'
 import { Agent, type Dispatcher } from 'undici'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type Account, CHECKOUT_URL, createAccount, openTestDatabase, type TestDatabase, testApp } from '@till/service/test-fixtures'
 import { TillClient } from './client.ts'
 import type { TillClientOptions } from './config.ts'
 import { TillAuthenticationError, TillConflictError, TillError, TillInvalidRequestError, TillNotFoundError } from './errors.ts'
 
-let tdb: TestDatabase
-let app: Awaited<ReturnType<typeof testApp>>
+const command = [process.execPath, TILL_BIN]
+let sandbox: SandboxTill
 let baseUrl: string
-let account: Account
 const clients: TillClient[] = []
 const agents: Agent[] = []
+const tills: SandboxTill[] = []
 
 beforeAll(async () => {
-  tdb = await openTestDatabase()
-  app = await testApp(tdb.db, { config: { sandbox: true } })
-  await app.listen({ host: '127.0.0.1', port: 0 })
-  baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`
-  account = await createAccount(tdb.db, { sandbox: true })
+  sandbox = await startSandboxTill({ command })
+  tills.push(sandbox)
+  baseUrl = sandbox.baseUrl
 })
 
 afterAll(async () => {
   await Promise.all(clients.map((c) => c.close()))
   await Promise.all(agents.map((a) => a.close()))
-  await app?.close()
-  await tdb?.close()
+  await Promise.all(tills.map((till) => till.stop()))
 })
 
 function client(extra: Partial<TillClientOptions> = {}): TillClient {
-  const till = new TillClient({ baseUrl, apiKey: account.apiKey, merchantId: account.merchantId, ...extra })
+  const till = new TillClient({ baseUrl, apiKey: sandbox.apiKey, merchantId: sandbox.merchantId, ...extra })
   clients.push(till)
   return till
 }
@@ -63,7 +61,7 @@ async function rejection(promise: Promise<unknown>): Promise<TillError> {
 async function simulate(paymentId: string, outcome: 'succeeded' | 'failed'): Promise<void> {
   const response = await fetch(`${baseUrl}/v1/sandbox/payments/${paymentId}/simulate`, {
     method: 'POST',
-    headers: { ...account.headers, 'content-type': 'application/json' },
+    headers: { 'api-key': sandbox.apiKey, 'merchant-id': sandbox.merchantId, 'content-type': 'application/json' },
     body: JSON.stringify({ outcome }),
   })
   expect(response.status).toBe(200)
@@ -74,7 +72,7 @@ describe('merchantPayments.create', () => {
     const payment = await client().merchantPayments.create(eur(1999n))
     expect(payment).toMatchObject({ status: 'pending', isFinal: false, pollInMs: 2000, replayed: false })
     expect(payment.paymentId).toMatch(/^pay_[0-9a-z]{32}$/)
-    expect(payment.gatewayUrl).toBe(`${CHECKOUT_URL}/${payment.paymentId}`)
+    expect(payment.gatewayUrl).toBe(`${sandbox.checkoutUrl}/${payment.paymentId}`)
     expect(payment.expiresAt).toBeGreaterThan(Date.now() / 1000)
     expect(payment.lastResponse).toMatchObject({ status: 201, payVersion: '2026-02-18', attempts: 1 })
     expect(payment.lastResponse.requestId).toMatch(/^req_/)
@@ -188,8 +186,10 @@ describe('Pay-Version', () => {
   })
 
   it('gives a version older than the pin api_version_downgrade', async () => {
-    const pinned = await createAccount(tdb.db, { sandbox: true, version: '2026-02-19.preview' })
-    const till = client({ apiKey: pinned.apiKey, merchantId: pinned.merchantId, payVersion: '2026-02-18' })
+    // A second sandbox, its partner pinned to the preview version.
+    const pinned = await startSandboxTill({ command, args: ['--sandbox-api-version', '2026-02-19.preview'] })
+    tills.push(pinned)
+    const till = client({ baseUrl: pinned.baseUrl, apiKey: pinned.apiKey, merchantId: pinned.merchantId, payVersion: '2026-02-18' })
     const error = await rejection(till.merchantPayments.create(eur('100')))
     expect(error).toBeInstanceOf(TillInvalidRequestError)
     expect(error).toMatchObject({ code: 'api_version_downgrade', details: { pinnedVersion: '2026-02-19.preview' } })
