@@ -1,12 +1,15 @@
-// The express router's test world: a real Till (the service on this file's PGlite, sandbox mode, listening on
-// 127.0.0.1) and a merchant backend (an Express app with the router mounted) in front of it.
+// The express router's test world: a real Till (`till serve --sandbox`, started through @till/testing as a
+// shop's own tests would start it, on this file's database so that the rows it stores can be read) and a
+// merchant backend (an Express app with the router mounted) in front of it.
 import { once } from 'node:events'
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { SimulateOutcome } from '@till/contract'
 import express, { type Express } from 'express'
-import { afterAll, beforeEach } from 'vitest'
-import { createAccount, useTestApp, type Account } from '@till/service/test-fixtures'
+import { TILL_BIN } from '@till/service/spawn'
+import { openTestDatabase, type TestDatabase } from '@till/service/test-fixtures'
+import { type SandboxTill, startSandboxTill } from '@till/testing'
+import { afterAll, beforeAll } from 'vitest'
 import { memoryOrderStore, type PayableOrder } from '../src/orders.ts'
 import { payRouter } from '../src/router.ts'
 import type { PayRouterOptions } from '../src/options.ts'
@@ -30,7 +33,8 @@ export interface Shop {
 
 export interface TillWorld {
   baseUrl: string
-  account: Account
+  /** The sandbox merchant's credentials. */
+  account: { apiKey: string; merchantId: string }
   /** The payment row as Till stored it. */
   payment(paymentId: string): Promise<Record<string, unknown> | undefined>
   simulate(paymentId: string, outcome: SimulateOutcome): Promise<void>
@@ -41,30 +45,26 @@ export interface TillWorld {
 let sequence = 0
 
 export function useTill(): TillWorld {
-  const context = useTestApp({ config: { sandbox: true } })
   const shops: Shop[] = []
   const world = {} as TillWorld
+  let tdb: TestDatabase | undefined
+  let sandbox: SandboxTill | undefined
 
-  beforeEach(async () => {
-    if (world.baseUrl === undefined) {
-      await context.app.listen({ host: '127.0.0.1', port: 0 })
-      const { port } = context.app.server.address() as AddressInfo
-      world.baseUrl = `http://127.0.0.1:${port}`
-    }
-    world.account = await createAccount(context.tdb.db, { sandbox: true })
+  beforeAll(async () => {
+    tdb = await openTestDatabase()
+    sandbox = await startSandboxTill({ command: [process.execPath, TILL_BIN], args: ['--database-url', tdb.url] })
+    world.baseUrl = sandbox.baseUrl
+    world.account = { apiKey: sandbox.apiKey, merchantId: sandbox.merchantId }
   })
   afterAll(async () => {
     await Promise.all(shops.map((shop) => shop.close()))
+    await sandbox?.stop()
+    await tdb?.close()
   })
 
-  world.payment = async (paymentId) => (await context.tdb.db.query('SELECT * FROM payments WHERE id = $1', [paymentId]))[0]
+  world.payment = async (paymentId) => (await tdb?.db.query('SELECT * FROM payments WHERE id = $1', [paymentId]))?.[0]
   world.simulate = async (paymentId, outcome) => {
-    const response = await fetch(`${world.baseUrl}/v1/sandbox/payments/${paymentId}/simulate`, {
-      method: 'POST',
-      headers: { ...world.account.headers, 'content-type': 'application/json' },
-      body: JSON.stringify({ outcome }),
-    })
-    if (!response.ok) throw new Error(`simulate ${outcome}: ${response.status} ${await response.text()}`)
+    await sandbox?.client.sandbox.simulate(paymentId, outcome)
   }
   world.shop = async (options = {}) => {
     const orders = new Map<string, ShopOrder>()
