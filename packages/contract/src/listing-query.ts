@@ -43,18 +43,25 @@ export function compareInstants(a: string, b: string): number {
   return fa < fb ? -1 : fa > fb ? 1 : 0
 }
 
+/**
+ * Marks a refinement as a rule of the API rather than a malformed value: a well-formed value out of its
+ * documented range gets `params_validation`, anything that cannot be read gets `invalid_params` (spec 7).
+ */
+const RULE = { params: { rule: true } } as const
+
 const tokenSymbol = z
   .string()
   .min(1, { error: 'must not be empty' })
   .refine((s) => !s.startsWith('caip19/') && !CAIP19_PATTERN.test(s), {
     error: 'CAIP-19 identifiers are not supported; give a token symbol such as USDC',
+    ...RULE,
   })
 
-const limit = once(`must be an integer from 1 to ${LIST_LIMIT_MAX}`)
-  .refine((s) => /^[1-9][0-9]{0,2}$/.test(s) && Number(s) <= LIST_LIMIT_MAX, {
-    error: `must be an integer from 1 to ${LIST_LIMIT_MAX}`,
-  })
+const LIMIT_MESSAGE = `must be an integer from 1 to ${LIST_LIMIT_MAX}`
+const limit = once(LIMIT_MESSAGE)
+  .regex(/^(0|[1-9][0-9]*)$/, { error: LIMIT_MESSAGE })
   .transform(Number)
+  .refine((n) => n >= 1 && n <= LIST_LIMIT_MAX, { error: LIMIT_MESSAGE, ...RULE })
 
 const network = once('must be a comma-separated list of CAIP-2 chain ids')
   .transform((s) => s.split(','))
@@ -81,8 +88,9 @@ export const PaymentListQuery = z
     referenceId: once('must be a string')
       .min(3, { error: 'must be at least 3 characters long' })
       .max(35, { error: 'must be at most 35 characters long' })
-      .regex(REFERENCE_ID_FILTER_PATTERN, {
+      .refine((s) => REFERENCE_ID_FILTER_PATTERN.test(s), {
         error: 'may contain only ASCII letters, digits, space and / - : . , +',
+        ...RULE,
       })
       .optional(),
     merchantId: repeatable(z.string().min(1, { error: 'must not be empty' })).optional(),
@@ -90,8 +98,19 @@ export const PaymentListQuery = z
   .superRefine((query, ctx) => {
     if (query.startTs === undefined || query.endTs === undefined) return
     if (compareInstants(query.endTs, query.startTs) > 0) return
-    ctx.addIssue({ code: 'custom', path: ['endTs'], input: query.endTs, message: 'must be later than startTs' })
+    ctx.addIssue({ code: 'custom', path: ['endTs'], input: query.endTs, message: 'must be later than startTs', ...RULE })
   })
 
 export type PaymentListQuery = z.infer<typeof PaymentListQuery>
 export type PaymentListQueryInput = RawQuery
+
+/**
+ * The spec's code for a refused listing query: `params_validation` when every problem is a well-formed
+ * value outside a documented rule (a limit of 500, endTs before startTs, a 2-character referenceId),
+ * `invalid_params` as soon as one value cannot be read at all (not a date, an unknown parameter).
+ */
+export function listingQueryErrorCode(error: z.ZodError): 'invalid_params' | 'params_validation' {
+  const isRule = (issue: z.core.$ZodIssue) =>
+    issue.code === 'too_small' || issue.code === 'too_big' || (issue.code === 'custom' && issue.params?.['rule'] === true)
+  return error.issues.every(isRule) ? 'params_validation' : 'invalid_params'
+}

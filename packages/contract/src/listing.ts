@@ -125,9 +125,16 @@ export type RevenueTotal = z.infer<typeof RevenueTotal>
 
 export const PaymentListStats = z
   .object({
-    totalRevenue: z.array(RevenueTotal),
-    totalTransactions: z.int().min(0).meta({ description: 'Payments matching the query.' }),
-    totalCustomers: z.int().min(0).meta({ description: 'Unique buyers matching the query.' }),
+    totalRevenue: z.array(RevenueTotal).meta({
+      description:
+        'One entry per currency in which a matching payment succeeded, ordered by currency code: the exact sum of the ' +
+        "succeeded payments' fiat amounts, converted once to the currency's standard unit by its ISO 4217 exponent.",
+    }),
+    totalTransactions: z.int().min(0).meta({ description: 'Every payment matching the query, whatever its status.' }),
+    totalCustomers: z
+      .int()
+      .min(0)
+      .meta({ description: 'Distinct buyer accounts (CAIP-10, so one address on two chains counts twice) among the matching payments.' }),
   })
   .meta({ id: 'PaymentListStats', description: 'Aggregate statistics over every payment matching the query.' })
 export type PaymentListStats = z.infer<typeof PaymentListStats>

@@ -64,6 +64,7 @@ const EXPECTED_PATHS: Record<string, string[]> = {
   '/v1/merchant/payment': ['post'],
   '/v1/merchant/payment/{id}/status': ['get'],
   '/v1/payments/{paymentId}/status': ['get'],
+  '/v1/merchants/payments': ['get'],
   '/v1/merchants': ['post'],
   '/v1/merchants/{merchantId}': ['patch'],
 }
@@ -182,6 +183,13 @@ describe('createOpenApiDocument', () => {
     expect(at(doc, 'paths', '/v1/payments', 'get', 'security')).toEqual([{ ApiKey: [] }, { AppId: [], ClientId: [] }])
     expect(at(doc, 'paths', '/v1/merchant/payment', 'post', 'security')).toEqual([{ ApiKey: [], MerchantId: [] }])
     expect(at(doc, 'paths', '/v1/merchants', 'post', 'security')).toEqual([{ BearerAuth: [] }])
+  })
+
+  it("lists one merchant's payments with the same query minus merchantId", () => {
+    const op = obj(doc, 'paths', '/v1/merchants/payments', 'get')
+    expect(at(op, 'security')).toEqual([{ ApiKey: [], MerchantId: [] }])
+    const query = (op.parameters as unknown[]).map((p) => deref(doc, p)).filter((p) => at(p, 'in') === 'query')
+    expect(query.map((p) => at(p, 'name')).sort()).toEqual(Object.keys(PaymentListQuery.shape).filter((name) => name !== 'merchantId').sort())
   })
 
   it('lists payments with the documented query and responses', () => {

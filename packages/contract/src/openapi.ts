@@ -59,7 +59,7 @@ const pathParam = (name: string, schemaId: string, description: string): Json =>
 
 const versionParam: Json = { $ref: '#/components/parameters/PayVersion' }
 
-function listQueryParameters(): Json[] {
+function listQueryParameters(options: { merchantFilter: boolean } = { merchantFilter: true }): Json[] {
   const query = (name: string, schema: Json, description: string, extra: Json = {}): Json => ({
     name,
     in: 'query',
@@ -92,9 +92,21 @@ function listQueryParameters(): Json[] {
       { type: 'string', minLength: 3, maxLength: 35, pattern: REFERENCE_ID_FILTER_PATTERN.source },
       'Substring search on the merchant reference id: ASCII letters, digits, space and / - : . , +',
     ),
-    query('merchantId', { type: 'array', items: { type: 'string', minLength: 1 } }, 'Merchant filter; repeat for several.', repeated),
+    ...(options.merchantFilter
+      ? [query('merchantId', { type: 'array', items: { type: 'string', minLength: 1 } }, 'Merchant filter; repeat for several.', repeated)]
+      : []),
   ]
 }
+
+const LISTING_DESCRIPTION =
+  'One keyset page of payments, newest first unless sortBy/sortDir say otherwise; ties are broken by paymentId, so a ' +
+  'crawl never loses or repeats a payment, whatever is created or changes status between pages. `sortBy=amount` ' +
+  "orders by the fiat amount in its currency's standard unit (12.50 USD before 13 JPY). `nextCursor` is signed " +
+  'and bound to the query (credentials, filters, sort and Pay-Version; `limit` may change between pages); any other ' +
+  'use gets 400 invalid_params. `stats` covers every matching payment, not only the page, and is computed when the ' +
+  'first page is read: every page of one query reports the same figures. Errors: invalid_params when a parameter ' +
+  'cannot be read (not a date, not a number, an unknown parameter), params_validation when a readable value breaks ' +
+  'a rule (limit out of 1–200, endTs not after startTs, a CAIP-19 id as token_symbol, referenceId length or characters).'
 
 function jsonBody(schemaRef: Json): Json {
   return { required: true, content: { 'application/json': { schema: schemaRef } } }
@@ -112,11 +124,27 @@ export function createOpenApiDocument(options: OpenApiOptions = {}): Record<stri
       get: {
         operationId: 'PartnerPayments_list',
         summary: 'List payments with filters, pagination and statistics',
+        description:
+          `${LISTING_DESCRIPTION} With App-Id and Client-Id instead of Api-Key, only the payments that this client ` +
+          'paid through that wallet app are listed, and stats cover those alone.',
         security: [{ ApiKey: [] }, { AppId: [], ClientId: [] }],
         parameters: [versionParam, ...listQueryParameters()],
         responses: {
           '200': jsonResponse('A page of payments.', ref('PaymentListResponse')),
           ...errors(400, 401, 500, 502),
+        },
+      },
+    },
+    '/v1/merchants/payments': {
+      get: {
+        operationId: 'MerchantPayments_list',
+        summary: "List one merchant's payments with filters, pagination and statistics",
+        description: `The partner listing scoped to the merchant named by Merchant-Id; merchantId is not accepted. ${LISTING_DESCRIPTION}`,
+        security: merchantAuth,
+        parameters: [versionParam, ...listQueryParameters({ merchantFilter: false })],
+        responses: {
+          '200': jsonResponse('A page of payments.', ref('PaymentListResponse')),
+          ...errors(400, 401, 404, 500, 502),
         },
       },
     },

@@ -13,7 +13,12 @@ import {
 import { merchantPaymentRoutes } from './http/routes/merchant-payments.ts'
 import { metaRoutes } from './http/routes/meta.ts'
 import { partnerPaymentRoutes } from './http/routes/partner-payments.ts'
+import { paymentListingRoutes } from './http/routes/payment-listing.ts'
 import { sandboxRoutes } from './http/routes/sandbox.ts'
+import { recordServedOperations } from './http/served-operations.ts'
+import { listingCursors } from './listing/cursor.ts'
+import { statsCompactor } from './listing/rollups.ts'
+import { paymentListing } from './listing/service.ts'
 import { randomToken } from './domain/ids.ts'
 import { expirySweeper } from './payments/expiry-sweeper.ts'
 import { paymentService } from './payments/service.ts'
@@ -167,7 +172,15 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
     policy: { paymentTtlSeconds: config.paymentTtlSeconds, allowLoopbackRedirects: config.sandbox },
   })
 
-  metaRoutes(app, { db, sandbox: config.sandbox })
+  const served = recordServedOperations(app)
+  const listing = paymentListing({
+    db,
+    cursors: listingCursors(await serviceSecret(db, 'listing_cursor_key', clock.now())),
+    async settleDeadlines(partnerId) {
+      while ((await store.expireDue(clock.now(), 500, undefined, partnerId)).length === 500) {}
+    },
+  })
+  metaRoutes(app, { db, sandbox: config.sandbox, served })
   const apiLimits = { ...DEFAULT_API_LIMITS, ...config.apiRateLimits }
   const apiLimiters = {
     perKey: rateLimiter({ ...apiLimits.perKey, clock }),
@@ -178,6 +191,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
     const gatewayUrl = (paymentId: string) => `${config.checkoutUrl()}/${paymentId}`
     merchantPaymentRoutes(v1, { auth, payments, gatewayUrl, pollInMs: config.pollInMs })
     partnerPaymentRoutes(v1, { payments })
+    paymentListingRoutes(v1, { auth, listing })
     if (config.sandbox) sandboxRoutes(v1, { auth, payments, accounts, clock })
   })
 
@@ -218,6 +232,9 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
     })
     app.addHook('onReady', async () => sweeper.start())
     app.addHook('onClose', async () => sweeper.stop())
+    const compactor = statsCompactor({ db, intervalMs: sweepMs, log: app.log })
+    app.addHook('onReady', async () => compactor.start())
+    app.addHook('onClose', async () => compactor.stop())
     if (config.sandbox) {
       // The slow test wallet's confirmations, checked a few times a second so "a few seconds" is exact enough.
       const confirmer = sandboxConfirmer({

@@ -46,7 +46,10 @@ export async function openTestDatabase(options: { max?: number } = {}): Promise<
     db,
     url: url.href,
     reset: () =>
-      db.exec('TRUNCATE payment_transitions, payments, merchants, api_keys, partners, sandbox_confirmations RESTART IDENTITY CASCADE'),
+      db.exec(
+        `TRUNCATE payment_transitions, payments, merchants, api_keys, partners, sandbox_confirmations, apps, buyers,
+                  payment_stat_deltas, payment_stats, payment_stats_partner RESTART IDENTITY CASCADE`,
+      ),
     async close() {
       await db.close()
       await onServer(admin, (client) => client.query(`DROP DATABASE ${name} WITH (FORCE)`))

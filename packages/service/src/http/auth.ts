@@ -1,9 +1,20 @@
 import type { ApiVersion } from '@till/contract'
 import { apiKeyId, apiKeyMatches } from '../domain/api-keys.ts'
 import { ApiError } from '../errors.ts'
-import type { AccountStore, KeyRecord } from '../store/accounts.ts'
+import type { AccountStore, AppRecord, KeyRecord } from '../store/accounts.ts'
 
-export type Principal = { partnerId: string; pinnedVersion: ApiVersion; sandbox: boolean; keyId: string }
+export type Principal = {
+  partnerId: string
+  pinnedVersion: ApiVersion
+  sandbox: boolean
+  /** What rate limits count against: the API key's id, or the wallet app's. */
+  keyId: string
+  /** Set when the caller is a wallet app's client (App-Id + Client-Id) rather than the partner's key. */
+  wallet?: { appId: string; clientId: string }
+}
+
+/** What a Client-Id may look like: wallets use UUIDs, install ids or account-derived strings. */
+const CLIENT_ID = /^[A-Za-z0-9._:@+-]{1,128}$/
 
 export type Authenticator = {
   authenticate(rawKey: string | undefined): Promise<Principal>
@@ -13,6 +24,11 @@ export type Authenticator = {
    * is not looked at; authenticate still decides.
    */
   recognizes(rawKey: string | undefined): boolean
+  /**
+   * A wallet app's client (spec 5): App-Id names an app registered with a partner and is public, so it
+   * only ever opens the payments that this client paid through that app.
+   */
+  authenticateWallet(appId: string, clientId: string | undefined): Promise<Principal>
   /** The merchant's partner, when the merchant exists. */
   merchantPartner(merchantId: string): Promise<string | undefined>
   /** The merchant's partner if this process has found the merchant before; no query. */
@@ -33,6 +49,7 @@ export function authenticator(deps: { accounts: AccountStore; ttlMs: number }): 
   const keys = new Map<string, { record: KeyRecord; until: number }>()
   const verified = new Map<string, { principal: Principal; until: number }>()
   const merchants = new Map<string, string>()
+  const apps = new Map<string, { record: AppRecord; until: number }>()
 
   function remember<V>(map: Map<string, V>, key: string, value: V) {
     if (map.size >= MAX_CACHED) map.delete(map.keys().next().value ?? '')
@@ -64,6 +81,33 @@ export function authenticator(deps: { accounts: AccountStore; ttlMs: number }): 
       const principal = { partnerId: record.partnerId, pinnedVersion: record.pinnedVersion, sandbox: record.sandbox, keyId: id }
       remember(verified, rawKey, { principal, until: keys.get(id)?.until ?? 0 })
       return principal
+    },
+
+    async authenticateWallet(appId, clientId) {
+      if (clientId === undefined || clientId.trim() === '') {
+        throw new ApiError('missing_api_key', 'App-Id needs a Client-Id header naming the wallet client; no Client-Id was sent.')
+      }
+      let cached = apps.get(appId)
+      if (!cached || cached.until <= performance.now()) {
+        const record = /^[A-Za-z0-9_-]{1,128}$/.test(appId) ? await deps.accounts.findApp(appId) : undefined
+        if (!record) {
+          apps.delete(appId)
+          throw new ApiError('invalid_api_key', 'The App-Id is not a registered app.')
+        }
+        cached = { record, until: performance.now() + deps.ttlMs }
+        remember(apps, appId, cached)
+      }
+      if (!CLIENT_ID.test(clientId)) {
+        throw new ApiError('invalid_api_key', 'The Client-Id must be 1 to 128 characters of A-Z, a-z, 0-9 and . _ : @ + -')
+      }
+      const { record } = cached
+      return {
+        partnerId: record.partnerId,
+        pinnedVersion: record.pinnedVersion,
+        sandbox: record.sandbox,
+        keyId: `app:${record.id}`,
+        wallet: { appId: record.id, clientId },
+      }
     },
 
     recognizes(rawKey) {

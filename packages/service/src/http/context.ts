@@ -36,11 +36,16 @@ const FAILED_AUTH = 'with a missing or invalid API key from this address'
 export function authenticateRequest(auth: Authenticator, limits: ApiLimiters) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const rawKey = header(request, 'Api-Key')
+    const appId = header(request, 'App-Id')
+    const asWallet = rawKey === undefined && appId !== undefined
     const failures = limits.authFailuresPerAddress.peek(request.ip)
-    if (!failures.allowed && !auth.recognizes(rawKey)) refuseIfLimited(failures, reply, FAILED_AUTH)
+    if (!failures.allowed && (asWallet || !auth.recognizes(rawKey))) refuseIfLimited(failures, reply, FAILED_AUTH)
     let principal: Principal
     try {
-      principal = await auth.authenticate(rawKey)
+      if (asWallet && !request.routeOptions.config.walletAuth) {
+        throw new ApiError('missing_api_key', 'This operation needs the Api-Key header; App-Id and Client-Id are accepted by GET /v1/payments only.')
+      }
+      principal = asWallet ? await auth.authenticateWallet(appId, header(request, 'Client-Id')) : await auth.authenticate(rawKey)
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) enforceRateLimit(limits.authFailuresPerAddress, request.ip, reply, FAILED_AUTH)
       throw error

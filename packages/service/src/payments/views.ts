@@ -32,7 +32,7 @@ export function partnerStatusResponse(payment: Pick<PaymentRecord, 'id' | 'statu
   return { paymentId: payment.id, status: toListingStatus(payment.status), isTerminal: isFinalStatus(payment.status) }
 }
 
-export function listingPayment(payment: PaymentRecord, merchant: MerchantRecord): Payment {
+export function listingPayment(payment: PaymentRecord, merchant: Pick<MerchantRecord, 'id' | 'name' | 'iconUrl'>): Payment {
   const paid = payment.paid
   const money = (value: bigint) => fiatAmount(payment.currency, value)
   const view: Payment = {

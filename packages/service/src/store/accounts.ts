@@ -1,7 +1,7 @@
 import type { ApiVersion } from '@till/contract'
 import type { Queryable } from '../db/port.ts'
 import { issueApiKey, type IssuedKey, type KeyMode } from '../domain/api-keys.ts'
-import { newMerchantId, newPartnerId } from '../domain/ids.ts'
+import { newAppId, newMerchantId, newPartnerId } from '../domain/ids.ts'
 
 export type PartnerRecord = { id: string; name: string; pinnedVersion: ApiVersion; sandbox: boolean }
 
@@ -11,6 +11,9 @@ export type KeyRecord = {
   pinnedVersion: ApiVersion
   sandbox: boolean
 }
+
+/** A wallet app registered with a partner; its id is the public App-Id (spec 5). */
+export type AppRecord = { id: string; partnerId: string; name: string; pinnedVersion: ApiVersion; sandbox: boolean }
 
 export type MerchantRecord = {
   id: string
@@ -112,6 +115,29 @@ export function accountStore(db: Queryable) {
           sandbox: row.sandbox,
         }
       )
+    },
+
+    async createApp(input: { partnerId: string; name: string; now: Date }): Promise<{ id: string; partnerId: string; name: string }> {
+      const id = newAppId()
+      await db.query('INSERT INTO apps (id, partner_id, name, created_at) VALUES ($1, $2, $3, $4)', [id, input.partnerId, input.name, input.now])
+      return { id, partnerId: input.partnerId, name: input.name }
+    },
+
+    async findApp(id: string): Promise<AppRecord | undefined> {
+      const [row] = await db.query<{ id: string; partner_id: string; name: string; pinned_version: ApiVersion; sandbox: boolean }>(
+        `SELECT a.id, a.partner_id, a.name, p.pinned_version, p.sandbox
+           FROM apps a JOIN partners p ON p.id = a.partner_id WHERE a.id = $1`,
+        [id],
+      )
+      return row && { id: row.id, partnerId: row.partner_id, name: row.name, pinnedVersion: row.pinned_version, sandbox: row.sandbox }
+    },
+
+    async findAppByName(partnerId: string, name: string): Promise<AppRecord | undefined> {
+      const [row] = await db.query<{ id: string }>('SELECT id FROM apps WHERE partner_id = $1 AND name = $2 ORDER BY created_at, id LIMIT 1', [
+        partnerId,
+        name,
+      ])
+      return row && this.findApp(row.id)
     },
 
     async createMerchant(input: {

@@ -34,13 +34,43 @@ export type PaidDetails = {
 
 // Integers wider than 2^53 are selected as text, which node-postgres hands over as is: bigint in code,
 // never a float on the way.
-export const PAYMENT_COLUMNS = `
-  id, merchant_id, partner_id, reference_id, currency, amount_minor::text AS amount_minor,
-  success_url, error_url, redirect_enabled, status, created_at, updated_at, expires_at,
-  buyer_account, buyer_provider_name, buyer_provider_icon, network, tx_hash, tx_nonce::text AS tx_nonce,
-  token_unit, token_value::text AS token_value, token_symbol, token_name, token_decimals,
-  fee_minor::text AS fee_minor, fee_percentage,
-  settled, settlement_minor::text AS settlement_minor, settlement_tx_hash, settled_at`
+const COLUMNS = [
+  'id',
+  'merchant_id',
+  'partner_id',
+  'reference_id',
+  'currency',
+  'amount_minor::text AS amount_minor',
+  'success_url',
+  'error_url',
+  'redirect_enabled',
+  'status',
+  'created_at',
+  'updated_at',
+  'expires_at',
+  'buyer_account',
+  'buyer_provider_name',
+  'buyer_provider_icon',
+  'network',
+  'tx_hash',
+  'tx_nonce::text AS tx_nonce',
+  'token_unit',
+  'token_value::text AS token_value',
+  'token_symbol',
+  'token_name',
+  'token_decimals',
+  'fee_minor::text AS fee_minor',
+  'fee_percentage',
+  'settled',
+  'settlement_minor::text AS settlement_minor',
+  'settlement_tx_hash',
+  'settled_at',
+]
+
+/** The select list of a PaymentRow, its columns qualified by `alias` when a query joins other tables. */
+export const paymentColumns = (alias?: string): string => (alias ? COLUMNS.map((column) => `${alias}.${column}`) : COLUMNS).join(', ')
+
+export const PAYMENT_COLUMNS = paymentColumns()
 
 export type PaymentRow = {
   id: string

@@ -1,4 +1,4 @@
-import type { MerchantPaymentStatus } from '@till/contract'
+import { currencyByCode, type MerchantPaymentStatus } from '@till/contract'
 import type { Queryable } from '../db/port.ts'
 import { sourcesOf } from '../domain/lifecycle.ts'
 import type { CachedStatus } from '../payments/status-cache.ts'
@@ -7,6 +7,12 @@ import { PAYMENT_COLUMNS, toPaymentRecord, type PaidDetails, type PaymentRecord,
 export type NewPayment = Omit<PaymentRecord, 'status' | 'updatedAt' | 'paid'>
 
 const LIVE = `('pending', 'processing', 'succeeded')`
+
+function currencyExponent(code: string): number {
+  const currency = currencyByCode(code)
+  if (!currency) throw new Error(`unknown currency ${code}: payments are created for ISO 4217 currencies only`)
+  return currency.exponent
+}
 
 /** SQL for payments and their transitions. Each status change is one compare-and-set statement. */
 export function paymentStore(db: Queryable) {
@@ -18,10 +24,10 @@ export function paymentStore(db: Queryable) {
     async insertUnlessLive(payment: NewPayment): Promise<boolean> {
       const rows = await db.query(
         `WITH inserted AS (
-           INSERT INTO payments (id, merchant_id, partner_id, reference_id, currency, amount_minor,
+           INSERT INTO payments (id, merchant_id, partner_id, reference_id, currency, fiat_exponent, amount_minor,
                                  success_url, error_url, redirect_enabled, status, created_at, updated_at,
                                  expires_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'pending', $10, $10, $11)
+           VALUES ($1, $2, $3, $4, $5, $12, $6, $7, $8, $9, 'pending', $10, $10, $11)
            ON CONFLICT (merchant_id, reference_id) WHERE status IN ${LIVE} DO NOTHING
            RETURNING id, created_at
          ), logged AS (
@@ -41,6 +47,7 @@ export function paymentStore(db: Queryable) {
           payment.redirectEnabled,
           payment.createdAt,
           payment.expiresAt,
+          String(currencyExponent(payment.currency)),
         ],
       )
       return rows.length === 1
@@ -165,11 +172,12 @@ export function paymentStore(db: Queryable) {
      * SKIP LOCKED lets several instances sweep one database without waiting on each other; expiring one
      * given payment (on read) waits for the lock instead, so the reader sees the outcome.
      */
-    async expireDue(now: Date, limit: number, onlyId?: string): Promise<string[]> {
+    async expireDue(now: Date, limit: number, onlyId?: string, partnerId?: string): Promise<string[]> {
       const rows = await db.query<{ id: string }>(
         `WITH due AS (
            SELECT id FROM payments
             WHERE status = 'pending' AND expires_at <= $1 AND ($3::text IS NULL OR id = $3)
+              AND ($4::text IS NULL OR partner_id = $4)
             ORDER BY expires_at
             LIMIT $2
             FOR UPDATE ${onlyId ? '' : 'SKIP LOCKED'}
@@ -182,7 +190,7 @@ export function paymentStore(db: Queryable) {
            SELECT id, 'pending', 'expired', 'deadline', expires_at FROM moved
          )
          SELECT id FROM moved`,
-        [now, limit, onlyId ?? null],
+        [now, limit, onlyId ?? null, partnerId ?? null],
       )
       return rows.map((row) => row.id)
     },

@@ -2,32 +2,25 @@ import { createOpenApiDocument } from '@till/contract/openapi'
 import type { FastifyInstance } from 'fastify'
 import type { Database } from '../../db/port.ts'
 import { ApiError } from '../../errors.ts'
+import type { ServedOperations } from '../served-operations.ts'
 
-// The contract describes the whole interface; the document this service publishes lists only what it
-// serves, so a client generated from it never calls a route that answers 404.
-const SERVED_PATHS = new Set([
-  '/v1/merchant/payment',
-  '/v1/merchant/payment/{id}/status',
-  '/v1/payments/{paymentId}/status',
-  '/v1/sandbox/payments/{paymentId}/simulate',
-  '/v1/sandbox/payments/{paymentId}/confirm',
-  '/v1/sandbox/payments/{paymentId}/reach-deadline',
-])
-
-function servedDocument(sandbox: boolean): string {
+// The contract describes the whole interface; the document this service publishes lists only the
+// operations it serves (ServedOperations), so a client generated from it never calls a route that 404s.
+function servedDocument(sandbox: boolean, served: ServedOperations): string {
   const document = createOpenApiDocument({ sandbox })
-  const paths = document.paths as Record<string, unknown>
-  return JSON.stringify({
-    ...document,
-    paths: Object.fromEntries(Object.entries(paths).filter(([path]) => SERVED_PATHS.has(path))),
+  const paths = document.paths as Record<string, Record<string, unknown>>
+  const servedPaths = Object.entries(paths).flatMap(([path, operations]) => {
+    const kept = Object.entries(operations).filter(([method]) => served.has(method, path))
+    return kept.length === 0 ? [] : [[path, Object.fromEntries(kept)] as const]
   })
+  return JSON.stringify({ ...document, paths: Object.fromEntries(servedPaths) })
 }
 
 /** Health checks and the OpenAPI document, outside /v1: no key, no version. */
-export function metaRoutes(app: FastifyInstance, deps: { db: Database; sandbox: boolean }) {
+export function metaRoutes(app: FastifyInstance, deps: { db: Database; sandbox: boolean; served: ServedOperations }) {
   let document: string | undefined
   app.get('/openapi.json', async (_request, reply) => {
-    document ??= servedDocument(deps.sandbox)
+    document ??= servedDocument(deps.sandbox, deps.served)
     return reply.type('application/json; charset=utf-8').send(document)
   })
   app.get('/healthz', async () => ({ status: 'ok' }))

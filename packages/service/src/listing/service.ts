@@ -1,0 +1,74 @@
+import {
+  type ApiVersion,
+  listingQueryErrorCode,
+  PaymentListQuery,
+  type PaymentListResponse,
+  type RawQuery,
+  toErrorIssues,
+} from '@till/contract'
+import type { Queryable } from '../db/port.ts'
+import { ApiError } from '../errors.ts'
+import { type ListingCursors, queryFingerprint } from './cursor.ts'
+import { type ListingScope, matchesNothing, toListingFilter } from './filter.ts'
+import { readPage } from './page.ts'
+import { NO_STATS, readStats, statsView } from './stats.ts'
+
+// `asset` is the deprecated spelling of one token_symbol value (spec 4.1, 9.5); the preview removes it.
+const ASSET_REMOVED_IN: ApiVersion = '2026-02-19.preview'
+
+export type ListingDeps = {
+  db: Queryable
+  cursors: ListingCursors
+  /** Ends the scope's pending payments past their deadline, so none is listed as open after it expired. */
+  settleDeadlines: (partnerId: string) => Promise<void>
+}
+
+/** The partner listing (spec 4.1): one keyset page of the scope's payments with the query's statistics. */
+export function paymentListing(deps: ListingDeps) {
+  return {
+    async list(input: { scope: ListingScope; version: ApiVersion; query: RawQuery }): Promise<PaymentListResponse> {
+      const { scope, version } = input
+      const query = parseQuery(input.query, scope, version)
+      const tokenSymbols =
+        query.asset === undefined ? query.token_symbol : [...(query.token_symbol ?? []), query.asset]
+      const filter = toListingFilter(query, scope, tokenSymbols)
+      const sort = { by: query.sortBy, dir: query.sortDir }
+      const fingerprint = queryFingerprint({ scope, version, filter, sort })
+      const resumed = query.cursor === undefined ? undefined : deps.cursors.read(fingerprint, query.cursor)
+      if (query.cursor !== undefined && !resumed) {
+        throw new ApiError('invalid_params', 'The cursor was not issued for this query: pass the nextCursor of the previous page unchanged, with the same parameters.', {
+          issues: [{ field: 'cursor', message: 'must be the nextCursor of this very query (same filters, sort, version and credentials)' }],
+        })
+      }
+      if (matchesNothing(filter)) return { data: [], nextCursor: null, stats: statsView(NO_STATS) }
+      if (!resumed) await deps.settleDeadlines(scope.partnerId)
+      const [page, stats] = await Promise.all([
+        readPage(deps.db, { filter, sort, limit: query.limit, ...(resumed ? { after: resumed.position } : {}) }),
+        resumed ? resumed.stats : readStats(deps.db, filter),
+      ])
+      return {
+        data: page.payments,
+        nextCursor: page.more && page.last ? deps.cursors.issue(fingerprint, { position: page.last, stats }) : null,
+        stats: statsView(stats),
+      }
+    },
+  }
+}
+
+export type PaymentListing = ReturnType<typeof paymentListing>
+
+function parseQuery(raw: RawQuery, scope: ListingScope, version: ApiVersion): PaymentListQuery {
+  const issues: { field: string; message: string }[] = []
+  if (raw['asset'] !== undefined && version === ASSET_REMOVED_IN) {
+    issues.push({ field: 'asset', message: `was removed in ${ASSET_REMOVED_IN}; use token_symbol` })
+  }
+  if (raw['merchantId'] !== undefined && scope.kind === 'merchant') {
+    issues.push({ field: 'merchantId', message: 'is not accepted here: the Merchant-Id header already names the merchant' })
+  }
+  const parsed = PaymentListQuery.safeParse(raw)
+  if (parsed.success && issues.length === 0) return parsed.data
+  const all = [...issues, ...(parsed.success ? [] : toErrorIssues(parsed.error, 'query'))]
+  const code = issues.length > 0 || parsed.success ? 'invalid_params' : listingQueryErrorCode(parsed.error)
+  const first = all[0]
+  throw new ApiError(code, `Invalid query (${first?.field}: ${first?.message}).`, { issues: all })
+}
