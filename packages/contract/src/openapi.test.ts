@@ -189,7 +189,11 @@ describe('createOpenApiDocument', () => {
     const op = obj(doc, 'paths', '/v1/merchants/payments', 'get')
     expect(at(op, 'security')).toEqual([{ ApiKey: [], MerchantId: [] }])
     const query = (op.parameters as unknown[]).map((p) => deref(doc, p)).filter((p) => at(p, 'in') === 'query')
-    expect(query.map((p) => at(p, 'name')).sort()).toEqual(Object.keys(PaymentListQuery.shape).filter((name) => name !== 'merchantId').sort())
+    expect(query.map((p) => at(p, 'name')).sort()).toEqual(
+      Object.keys(PaymentListQuery.shape)
+        .filter((name) => name !== 'merchantId')
+        .sort(),
+    )
   })
 
   it('lists payments with the documented query and responses', () => {

@@ -12,10 +12,10 @@ const R = (n: number) => `(('x' || substr(md5(i::text || '/${n}'), 1, 8))::bit(3
 
 export async function seedPayments(db: Queryable, options: SeedOptions): Promise<Seeded> {
   const partnerId = 'ptn_bench'
-  await db.query(
-    `INSERT INTO partners (id, name, pinned_version, created_at) VALUES ($1, 'Bench partner', '2026-02-18', $2)`,
-    [partnerId, options.now],
-  )
+  await db.query(`INSERT INTO partners (id, name, pinned_version, created_at) VALUES ($1, 'Bench partner', '2026-02-18', $2)`, [
+    partnerId,
+    options.now,
+  ])
   await db.query(
     `INSERT INTO merchants (id, partner_id, name, email, created_at, updated_at)
      SELECT 'mer_bench' || lpad(m::text, 3, '0'), $1, 'Merchant ' || m, 'm' || m || '@example.com', $2, $2

@@ -43,7 +43,10 @@ export function authenticateRequest(auth: Authenticator, limits: ApiLimiters) {
     let principal: Principal
     try {
       if (asWallet && !request.routeOptions.config.walletAuth) {
-        throw new ApiError('missing_api_key', 'This operation needs the Api-Key header; App-Id and Client-Id are accepted by GET /v1/payments only.')
+        throw new ApiError(
+          'missing_api_key',
+          'This operation needs the Api-Key header; App-Id and Client-Id are accepted by GET /v1/payments only.',
+        )
       }
       principal = asWallet ? await auth.authenticateWallet(appId, header(request, 'Client-Id')) : await auth.authenticate(rawKey)
     } catch (error) {

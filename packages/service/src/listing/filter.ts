@@ -37,15 +37,12 @@ const STORED: Record<ListingPaymentStatus, MerchantPaymentStatus | undefined> = 
 const unique = <T>(values: readonly T[]): T[] => [...new Set(values)]
 
 export function toListingFilter(query: PaymentListQuery, scope: ListingScope, tokenSymbols: readonly string[] | undefined): ListingFilter {
-  const merchantIds =
-    scope.kind === 'merchant' ? [scope.merchantId] : query.merchantId === undefined ? undefined : unique(query.merchantId)
+  const merchantIds = scope.kind === 'merchant' ? [scope.merchantId] : query.merchantId === undefined ? undefined : unique(query.merchantId)
   return {
     partnerId: scope.partnerId,
     ...(merchantIds ? { merchantIds } : {}),
     ...(scope.kind === 'wallet' ? { wallet: { appId: scope.appId, clientId: scope.clientId } } : {}),
-    ...(query.status
-      ? { statuses: unique(query.status.map((status) => STORED[status]).filter((status) => status !== undefined)) }
-      : {}),
+    ...(query.status ? { statuses: unique(query.status.map((status) => STORED[status]).filter((status) => status !== undefined)) } : {}),
     ...(tokenSymbols ? { tokenSymbols: unique(tokenSymbols) } : {}),
     ...(query.network ? { networks: unique(query.network) } : {}),
     ...(query.referenceId !== undefined ? { referenceId: query.referenceId } : {}),

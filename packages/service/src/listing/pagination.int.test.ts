@@ -33,7 +33,11 @@ async function crawl(query: string, between?: (pageNumber: number) => Promise<vo
   throw new Error('the crawl did not end')
 }
 
-const seed = (rows: Omit<SeedPayment, 'partnerId' | 'merchantId'>[]) => insertPayments(ctx.tdb.db, rows.map((row) => ({ ...account, ...row })))
+const seed = (rows: Omit<SeedPayment, 'partnerId' | 'merchantId'>[]) =>
+  insertPayments(
+    ctx.tdb.db,
+    rows.map((row) => ({ ...account, ...row })),
+  )
 
 describe('keyset pagination', () => {
   it('crawls equal amounts one row a page in both directions, ties broken by id, nothing lost or repeated', async () => {
@@ -58,10 +62,12 @@ describe('keyset pagination', () => {
   })
 
   it('neither drops nor repeats rows when payments are created and change status between pages', async () => {
-    const original = await seed(Array.from({ length: 6 }, (_, i) => ({ createdAt: at(`2026-01-0${i + 1}`), status: 'processing' as const })))
+    const original = await seed(
+      Array.from({ length: 6 }, (_, i) => ({ createdAt: at(`2026-01-0${i + 1}`), status: 'processing' as const })),
+    )
     const crawled = await crawl('limit=2', async (n) => {
       await seed([{ createdAt: at('2026-02-01', n) }])
-      await ctx.tdb.db.query(`UPDATE payments SET status = 'succeeded' WHERE id = $1`, [original[n]])
+      await ctx.tdb.db.query(`UPDATE payments SET status = 'succeeded' WHERE id = $1`, [original[n] ?? ''])
     })
     expect(crawled.ids).toEqual([...original].reverse())
   })
@@ -111,7 +117,10 @@ describe('cursors are bound to their query', () => {
   })
 
   it('refuses it on another API version', async () => {
-    await refused(`token_symbol=USDC&cursor=${encodeURIComponent(cursor)}`, { 'api-key': account.apiKey, 'pay-version': '2026-02-19.preview' })
+    await refused(`token_symbol=USDC&cursor=${encodeURIComponent(cursor)}`, {
+      'api-key': account.apiKey,
+      'pay-version': '2026-02-19.preview',
+    })
   })
 
   it('refuses it from another partner', async () => {

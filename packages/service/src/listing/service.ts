@@ -29,16 +29,21 @@ export function paymentListing(deps: ListingDeps) {
     async list(input: { scope: ListingScope; version: ApiVersion; query: RawQuery }): Promise<PaymentListResponse> {
       const { scope, version } = input
       const query = parseQuery(input.query, scope, version)
-      const tokenSymbols =
-        query.asset === undefined ? query.token_symbol : [...(query.token_symbol ?? []), query.asset]
+      const tokenSymbols = query.asset === undefined ? query.token_symbol : [...(query.token_symbol ?? []), query.asset]
       const filter = toListingFilter(query, scope, tokenSymbols)
       const sort = { by: query.sortBy, dir: query.sortDir }
       const fingerprint = queryFingerprint({ scope, version, filter, sort })
       const resumed = query.cursor === undefined ? undefined : deps.cursors.read(fingerprint, query.cursor)
       if (query.cursor !== undefined && !resumed) {
-        throw new ApiError('invalid_params', 'The cursor was not issued for this query: pass the nextCursor of the previous page unchanged, with the same parameters.', {
-          issues: [{ field: 'cursor', message: 'must be the nextCursor of this very query (same filters, sort, version and credentials)' }],
-        })
+        throw new ApiError(
+          'invalid_params',
+          'The cursor was not issued for this query: pass the nextCursor of the previous page unchanged, with the same parameters.',
+          {
+            issues: [
+              { field: 'cursor', message: 'must be the nextCursor of this very query (same filters, sort, version and credentials)' },
+            ],
+          },
+        )
       }
       if (matchesNothing(filter)) return { data: [], nextCursor: null, stats: statsView(NO_STATS) }
       if (!resumed) await deps.settleDeadlines(scope.partnerId)

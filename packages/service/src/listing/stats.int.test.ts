@@ -46,7 +46,12 @@ const pick = <T>(values: readonly T[], i: number): T => values[i % values.length
 describe('listing statistics', () => {
   it('equal a full recount after a concurrent burst of creates, transitions and compactions', async () => {
     const account = await createAccount(ctx.tdb.db, { now: clock.now() })
-    const second = await accountStore(ctx.tdb.db).createMerchant({ partnerId: account.partnerId, name: 'B', email: 'b@x.io', now: clock.now() })
+    const second = await accountStore(ctx.tdb.db).createMerchant({
+      partnerId: account.partnerId,
+      name: 'B',
+      email: 'b@x.io',
+      now: clock.now(),
+    })
     const merchants = [account.merchantId, second.id]
     const seeded = (i: number) => ({
       partnerId: account.partnerId,
@@ -60,16 +65,24 @@ describe('listing statistics', () => {
       tokenSymbol: pick(['USDC', 'USDT'], i >> 2),
       network: pick(['eip155:1', 'eip155:8453', 'eip155:137'], i),
     })
-    const ids = await insertPayments(ctx.tdb.db, Array.from({ length: 40 }, (_, i) => seeded(i)))
+    const ids = await insertPayments(
+      ctx.tdb.db,
+      Array.from({ length: 40 }, (_, i) => seeded(i)),
+    )
     const burst: Promise<unknown>[] = []
     for (let i = 0; i < 40; i++) {
       burst.push(insertPayments(ctx.tdb.db, [seeded(100 + i)]))
       burst.push(
-        ctx.app.inject({ method: 'POST', url: '/v1/merchant/payment', headers: account.headers, payload: createBody({ amount: { unit: 'iso4217/JPY', value: String(1000 + i) } }) }),
+        ctx.app.inject({
+          method: 'POST',
+          url: '/v1/merchant/payment',
+          headers: account.headers,
+          payload: createBody({ amount: { unit: 'iso4217/JPY', value: String(1000 + i) } }),
+        }),
       )
       // processing → succeeded, or pending → failed, as the lifecycle allows; some lose the race, as they may.
-      burst.push(ctx.tdb.db.query(`UPDATE payments SET status = 'succeeded' WHERE id = $1 AND status = 'processing'`, [ids[i]]))
-      burst.push(ctx.tdb.db.query(`UPDATE payments SET status = 'failed' WHERE id = $1 AND status = 'pending'`, [ids[(i * 3) % 40]]))
+      burst.push(ctx.tdb.db.query(`UPDATE payments SET status = 'succeeded' WHERE id = $1 AND status = 'processing'`, [ids[i] ?? '']))
+      burst.push(ctx.tdb.db.query(`UPDATE payments SET status = 'failed' WHERE id = $1 AND status = 'pending'`, [ids[(i * 3) % 40] ?? '']))
       if (i % 8 === 0) burst.push(compactStats(ctx.tdb.db))
     }
     await Promise.all(burst)

@@ -119,7 +119,12 @@ export function accountStore(db: Queryable) {
 
     async createApp(input: { partnerId: string; name: string; now: Date }): Promise<{ id: string; partnerId: string; name: string }> {
       const id = newAppId()
-      await db.query('INSERT INTO apps (id, partner_id, name, created_at) VALUES ($1, $2, $3, $4)', [id, input.partnerId, input.name, input.now])
+      await db.query('INSERT INTO apps (id, partner_id, name, created_at) VALUES ($1, $2, $3, $4)', [
+        id,
+        input.partnerId,
+        input.name,
+        input.now,
+      ])
       return { id, partnerId: input.partnerId, name: input.name }
     },
 
@@ -133,10 +138,10 @@ export function accountStore(db: Queryable) {
     },
 
     async findAppByName(partnerId: string, name: string): Promise<AppRecord | undefined> {
-      const [row] = await db.query<{ id: string }>('SELECT id FROM apps WHERE partner_id = $1 AND name = $2 ORDER BY created_at, id LIMIT 1', [
-        partnerId,
-        name,
-      ])
+      const [row] = await db.query<{ id: string }>(
+        'SELECT id FROM apps WHERE partner_id = $1 AND name = $2 ORDER BY created_at, id LIMIT 1',
+        [partnerId, name],
+      )
       return row && this.findApp(row.id)
     },
 

@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openTestDatabase, type TestDatabase } from '../../test/fixtures.ts'
 import type { Queryable, Row, SqlValue } from '../db/port.ts'
+import type { ListingFilter } from '../listing/filter.ts'
+import { readPage } from '../listing/page.ts'
+import { readStats } from '../listing/stats.ts'
 import { accountStore } from './accounts.ts'
 import { paymentStore } from './payments.ts'
 
@@ -44,12 +47,44 @@ const lookups: Array<[string, (db: Queryable) => Promise<unknown>]> = [
   ['merchant by id', (db) => accountStore(db).findMerchant('mer_x')],
   ['merchants of a partner', (db) => accountStore(db).listMerchants('ptn_x')],
   ['the sandbox partner', (db) => accountStore(db).findSandboxPartner()],
+  ['app by id (App-Id)', (db) => accountStore(db).findApp('app_x')],
+  ...listingQueries(),
 ]
+
+function listingQueries(): Array<[string, (db: Queryable) => Promise<unknown>]> {
+  const partner = { partnerId: 'ptn_x' }
+  const filters: Array<[string, ListingFilter]> = [
+    ['no filter', partner],
+    ['merchants', { ...partner, merchantIds: ['mer_x', 'mer_y'] }],
+    ['one merchant, last 30 days', { ...partner, merchantIds: ['mer_x'], startTs: '2026-10-22T12:00:00Z' }],
+    ['statuses', { ...partner, statuses: ['succeeded', 'failed'] }],
+    ['token and network', { ...partner, tokenSymbols: ['USDC'], networks: ['eip155:1'] }],
+    ['referenceId substring', { ...partner, referenceId: 'order-12' }],
+    ['time range', { ...partner, startTs: '2026-01-01T06:00:00Z', endTs: '2026-02-01T06:00:00Z' }],
+    ['wallet client', { ...partner, wallet: { appId: 'app_x', clientId: 'c' } }],
+  ]
+  const after = { date: { value: '2026-01-01T00:00:00.000001Z', id: 'pay_x' }, amount: { value: '12.5', id: 'pay_x' } }
+  return filters.flatMap(
+    ([name, filter]): Array<[string, (db: Queryable) => Promise<unknown>]> => [
+      [`listing stats: ${name}`, (db) => readStats(db, filter)],
+      ...(['date', 'amount'] as const).flatMap((by) =>
+        (['asc', 'desc'] as const).map((dir): [string, (db: Queryable) => Promise<unknown>] => [
+          `listing page by ${by} ${dir}: ${name}`,
+          (db) => readPage(db, { filter, sort: { by, dir }, limit: 50, after: after[by] }),
+        ]),
+      ),
+    ],
+  )
+}
 
 describe('every lookup the service makes is backed by an index', () => {
   it.each(lookups)('%s', async (_name, call) => {
     const plans = await plansOf(call)
     expect(plans.length).toBeGreaterThan(0)
-    for (const plan of plans) expect(plan).not.toMatch(/Seq Scan on (payments|payment_transitions|api_keys|merchants|partners)\b/)
+    for (const plan of plans) {
+      expect(plan).not.toMatch(
+        /Seq Scan on (payments|payment_transitions|api_keys|merchants|partners|apps|payment_stats|payment_stats_partner|payment_stat_deltas)\b/,
+      )
+    }
   })
 })

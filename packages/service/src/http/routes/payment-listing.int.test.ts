@@ -74,9 +74,18 @@ describe('GET /v1/payments', () => {
     let second: string
     let ids: Record<string, string>
     beforeEach(async () => {
-      second = (await accountStore(ctx.tdb.db).createMerchant({ partnerId: account.partnerId, name: 'B', email: 'b@x.io', now: clock.now() })).id
+      second = (
+        await accountStore(ctx.tdb.db).createMerchant({ partnerId: account.partnerId, name: 'B', email: 'b@x.io', now: clock.now() })
+      ).id
       const seeded = await insertPayments(ctx.tdb.db, [
-        { ...account, createdAt: at('2026-01-01'), referenceId: 'INV-2026/001', tokenSymbol: 'USDC', network: 'eip155:8453', amountMinor: 500n },
+        {
+          ...account,
+          createdAt: at('2026-01-01'),
+          referenceId: 'INV-2026/001',
+          tokenSymbol: 'USDC',
+          network: 'eip155:8453',
+          amountMinor: 500n,
+        },
         { ...account, createdAt: at('2026-01-02'), status: 'failed', tokenSymbol: 'USDT', network: 'eip155:1' },
         { ...account, merchantId: second, createdAt: at('2026-01-03'), status: 'pending', referenceId: 'inv-2026/002' },
         { ...account, merchantId: second, createdAt: at('2026-01-04'), tokenSymbol: 'USDC', network: 'eip155:137', amountMinor: 900n },
@@ -174,7 +183,12 @@ describe('GET /v1/payments', () => {
 
 describe('GET /v1/merchants/payments', () => {
   it('lists one merchant’s payments with Api-Key and Merchant-Id, and refuses merchantId', async () => {
-    const second = await accountStore(ctx.tdb.db).createMerchant({ partnerId: account.partnerId, name: 'B', email: 'b@x.io', now: clock.now() })
+    const second = await accountStore(ctx.tdb.db).createMerchant({
+      partnerId: account.partnerId,
+      name: 'B',
+      email: 'b@x.io',
+      now: clock.now(),
+    })
     const [mine] = await insertPayments(ctx.tdb.db, [
       { ...account, createdAt: at('2026-01-01') },
       { ...account, merchantId: second.id, createdAt: at('2026-01-02') },
@@ -186,7 +200,10 @@ describe('GET /v1/merchants/payments', () => {
     const refused = await ctx.app.inject({ url: `/v1/merchants/payments?merchantId=${second.id}`, headers: account.headers })
     expect(ErrorBody.parse(refused.json())).toMatchObject({ code: 'invalid_params', issues: [{ field: 'merchantId' }] })
     const other = await createAccount(ctx.tdb.db)
-    const foreign = await ctx.app.inject({ url: '/v1/merchants/payments', headers: { ...account.headers, 'merchant-id': other.merchantId } })
+    const foreign = await ctx.app.inject({
+      url: '/v1/merchants/payments',
+      headers: { ...account.headers, 'merchant-id': other.merchantId },
+    })
     expect(foreign.statusCode).toBe(404)
   })
 })
