@@ -16,6 +16,7 @@ export {
   TillResponseValidationError,
   TillTimeoutError,
 } from './errors.ts'
+export type { PartnerPaymentListParams, PaymentList, PaymentListPage, PaymentListParams } from './list.ts'
 export type { CreatedPayment, CreatePaymentParams, MerchantPayments } from './resources/merchant-payments.ts'
 export type { Payments } from './resources/payments.ts'
 export type { Sandbox } from './resources/sandbox.ts'

@@ -5,6 +5,7 @@ import {
   MerchantPaymentStatusResponse,
 } from '@till/contract'
 import type { RequestOptions } from '../config.ts'
+import { type PaymentList, type PaymentListParams, paymentList } from '../list.ts'
 import { paymentIdSegment } from '../params.ts'
 import type { RequestCore } from '../request.ts'
 import { type TillResponse, withLastResponse } from '../response.ts'
@@ -60,6 +61,14 @@ export class MerchantPayments {
     )
     const replayed = meta.headers[IDEMPOTENT_REPLAYED_HEADER.toLowerCase()] === 'true'
     return withLastResponse({ ...data, replayed }, meta)
+  }
+
+  /**
+   * The merchant's payments (`GET /v1/merchants/payments`): the partner listing scoped to the client's (or
+   * the request's) `merchantId`. Await it for one page, or iterate it with `for await`.
+   */
+  list(params: PaymentListParams = {}, options?: RequestOptions): PaymentList {
+    return paymentList(this.#core, { path: '/v1/merchants/payments', merchantScoped: true }, params, options)
   }
 
   /** The payment's status in the merchant view (`GET /v1/merchant/payment/{id}/status`, spec 4.3). */

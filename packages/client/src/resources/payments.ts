@@ -1,5 +1,6 @@
 import { PaymentStatusResponse } from '@till/contract'
 import type { RequestOptions } from '../config.ts'
+import { type PartnerPaymentListParams, type PaymentList, paymentList } from '../list.ts'
 import { paymentIdSegment } from '../params.ts'
 import type { RequestCore } from '../request.ts'
 import { type TillResponse, withLastResponse } from '../response.ts'
@@ -10,6 +11,14 @@ export class Payments {
 
   constructor(core: RequestCore) {
     this.#core = core
+  }
+
+  /**
+   * The partner's payments across all its merchants (`GET /v1/payments`, spec 4.1): await it for one page
+   * with `stats` over the whole query, or iterate it with `for await` for every matching payment.
+   */
+  list(params: PartnerPaymentListParams = {}, options?: RequestOptions): PaymentList {
+    return paymentList(this.#core, { path: '/v1/payments', merchantScoped: false }, params, options)
   }
 
   /**
