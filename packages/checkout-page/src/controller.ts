@@ -19,6 +19,8 @@ export type ControllerDeps = {
   /** Where the page goes when the countdown ends; `location.replace` in the browser. */
   navigate(url: string): void
   newAddress(): string
+  /** This browser's client id of the sandbox wallet app, kept across payments (the listing's Client-Id). */
+  clientId(): string | undefined
 }
 
 /**
@@ -210,6 +212,7 @@ export class CheckoutController {
           walletId: step.wallet.id,
           optionId: option.id,
           account: `${option.network.id}:${step.address}`,
+          ...(this.#deps.session.sandbox ? { clientId: this.#deps.clientId() } : {}),
         })
         this.#apply(status)
       } catch (error) {

@@ -11,6 +11,25 @@ function randomAddress(): string {
   return `0x${Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('')}`
 }
 
+const CLIENT_ID_KEY = 'till.sandbox.clientId'
+
+/**
+ * The test wallets pay as the sandbox wallet app, with one client id per browser: the same browser's
+ * payments then list together under App-Id + Client-Id. Storage may be blocked; the id then lasts the page.
+ */
+function sandboxClientId(): string {
+  try {
+    const kept = localStorage.getItem(CLIENT_ID_KEY)
+    // The shape of the contract's WalletClientId, written out: the page does not bundle zod.
+    if (kept && /^[A-Za-z0-9._:@+-]{1,128}$/.test(kept)) return kept
+    const made = crypto.randomUUID()
+    localStorage.setItem(CLIENT_ID_KEY, made)
+    return made
+  } catch {
+    return crypto.randomUUID()
+  }
+}
+
 const data = document.getElementById('checkout-data')
 const root = document.getElementById('checkout-app')
 const live = document.getElementById('checkout-live')
@@ -25,5 +44,6 @@ if (data && root && live) {
     t: en,
     navigate: (url) => location.replace(url),
     newAddress: randomAddress,
+    clientId: sandboxClientId,
   }).start()
 }

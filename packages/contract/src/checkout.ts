@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { WalletClientId } from './wallet-app.ts'
 import { Caip10, Caip2 } from './caip.ts'
 import { FiatAmount, TokenAmount } from './money.ts'
 import { MerchantPaymentStatus, refineIsFinal } from './status.ts'
@@ -107,6 +108,8 @@ export const CheckoutConfirmRequest = z
     optionId: z.string().min(1).max(64),
     /** The connected account on the option's network; its chain must be the option's. */
     account: Caip10,
+    /** The browser's own client id of the sandbox wallet app, kept in its storage. */
+    clientId: WalletClientId.optional(),
   })
   .strict()
   .meta({ id: 'CheckoutConfirmRequest', description: 'The buyer signs: pay this payment with this option from this wallet.' })

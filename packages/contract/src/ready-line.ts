@@ -4,6 +4,7 @@
 import { z } from 'zod'
 import { MerchantId } from './merchant.ts'
 import { ApiVersion } from './versions.ts'
+import { AppId } from './wallet-app.ts'
 
 const HttpUrl = z.url({ protocol: /^https?$/, error: 'must be an absolute http:// or https:// URL' })
 
@@ -14,11 +15,13 @@ const ReadyAddresses = z.object({
   checkoutUrl: HttpUrl,
 })
 
-/** The test partner's key, its merchant and its API version, which `till serve --sandbox` sets up. */
+/** The test partner's key, its merchant, its API version and its wallet app, which `till serve --sandbox` sets up. */
 export const SandboxCredentials = z.object({
   apiKey: z.string().startsWith('till_sk_test_', { error: 'must be a sandbox key (till_sk_test_…)' }),
   merchantId: MerchantId,
   version: ApiVersion,
+  /** The sandbox's own wallet app: the checkout page's test wallets pay through it (App-Id of the listing). */
+  appId: AppId,
 })
 export type SandboxCredentials = z.infer<typeof SandboxCredentials>
 
@@ -30,7 +33,7 @@ const CREDENTIALS = Object.keys(SandboxCredentials.shape) as (keyof SandboxCrede
  */
 export const TillReadyLine = ReadyAddresses.extend(SandboxCredentials.partial().shape).refine(
   (line) => CREDENTIALS.every((key) => line[key] === undefined) || CREDENTIALS.every((key) => line[key] !== undefined),
-  { error: 'apiKey, merchantId and version come together (sandbox mode) or not at all' },
+  { error: 'apiKey, merchantId, version and appId come together (sandbox mode) or not at all' },
 )
 export type TillReadyLine = z.infer<typeof TillReadyLine>
 

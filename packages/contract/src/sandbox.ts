@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { PayingWallet } from './wallet-app.ts'
 
 export const SimulateOutcome = z
   .enum(['processing', 'succeeded', 'failed', 'expired'])
@@ -6,6 +7,11 @@ export const SimulateOutcome = z
 export type SimulateOutcome = z.infer<typeof SimulateOutcome>
 
 export const SimulatePaymentRequest = z
-  .object({ outcome: SimulateOutcome })
+  .object({
+    outcome: SimulateOutcome,
+    wallet: PayingWallet.optional().meta({
+      description: 'Pay as this wallet app and client (the app must be registered with the partner): the payment is then listed to them.',
+    }),
+  })
   .meta({ id: 'SimulatePaymentRequest', description: 'Body of the sandbox-only simulate endpoint.' })
 export type SimulatePaymentRequest = z.infer<typeof SimulatePaymentRequest>

@@ -24,7 +24,7 @@ const db = await openDatabase({})
 try {
   await migrate(db)
   const seedStart = performance.now()
-  const seeded = await seedPayments(db, { payments: PAYMENTS, merchants: 200, buyers: 300_000, now })
+  const seeded = await seedPayments(db, { payments: PAYMENTS, merchants: 200, buyers: 300_000, now }, log)
   const seedSeconds = (performance.now() - seedStart) / 1000
   log(`seeded ${PAYMENTS.toLocaleString('en-US')} payments in ${seedSeconds.toFixed(1)} s`)
   await checkRollups(db, BENCH_PARTNER, log)

@@ -17,7 +17,9 @@ const R = (n: number) => `(('x' || substr(md5(i::text || '/${n}'), 1, 8))::bit(3
 // A buyer keeps one wallet: the same network every time (45 % Base, 40 % Ethereum, 15 % Polygon).
 const BUYER_CHAIN = `CASE WHEN b % 20 < 9 THEN 'eip155:8453' WHEN b % 20 < 17 THEN 'eip155:1' ELSE 'eip155:137' END`
 
-export async function seedPayments(db: Database, options: SeedOptions): Promise<Seeded> {
+export async function seedPayments(db: Database, options: SeedOptions, log: (line: string) => void = () => {}): Promise<Seeded> {
+  const start = performance.now()
+  const seconds = () => ((performance.now() - start) / 1000).toFixed(1)
   const partnerId = BENCH_PARTNER
   await db.query(`INSERT INTO partners (id, name, pinned_version, created_at) VALUES ($1, 'Bench partner', '2026-02-18', $2)`, [
     partnerId,
@@ -89,6 +91,7 @@ export async function seedPayments(db: Database, options: SeedOptions): Promise<
       [partnerId, options.now, String(options.merchants), String(options.payments), String(options.buyers)],
     )
   })
+  log(`  payments inserted at ${seconds()} s`)
   // The rollups as the triggers and the compactor would have left them.
   await db.exec(`
     INSERT INTO payment_stats (merchant_id, day, status, currency, token_symbol, network, partner_id, payments, amount_minor)
@@ -98,8 +101,10 @@ export async function seedPayments(db: Database, options: SeedOptions): Promise<
     INSERT INTO payment_stats_partner (partner_id, day, status, currency, token_symbol, network, payments, amount_minor)
     SELECT partner_id, day, status, currency, token_symbol, network, sum(payments), sum(amount_minor)
       FROM payment_stats GROUP BY 1, 2, 3, 4, 5, 6;
-    VACUUM ANALYZE payments, payment_stats, payment_stats_partner, buyers, merchants;
   `)
+  log(`  rollups built at ${seconds()} s`)
+  await db.exec('VACUUM ANALYZE payments, payment_stats, payment_stats_partner, buyers, merchants')
+  log(`  vacuumed at ${seconds()} s`)
   const merchantIds = (await db.query<{ id: string }>('SELECT id FROM merchants WHERE partner_id = $1 ORDER BY id', [partnerId])).map(
     (row) => row.id,
   )

@@ -164,6 +164,24 @@ export const ADMIN_COMMANDS: Record<string, Command> = {
     },
     say: (r) => `Merchant ${r.merchantId} (${r.name}) of partner ${r.partnerId}`,
   }),
+
+  'app create': adminCommand({
+    usage: 'till app create --partner ID --name NAME [options]',
+    about:
+      'Registers a wallet app with a partner and prints its App-Id. The id is public: with a Client-Id it lists only the payments that client paid through the app.',
+    flags: {
+      partner: partnerFlag('The partner the wallet app belongs to'),
+      name: flag({ type: 'string', value: 'NAME', schema: name, help: "The wallet app's name" }),
+    },
+    async run(db, flags) {
+      const accounts = accountStore(db)
+      const partner = await accounts.findPartner(flags.partner)
+      if (!partner) throw new UsageError(`No partner ${flags.partner}.`)
+      const app = await accounts.createApp({ partnerId: partner.id, name: flags.name, now: systemClock.now() })
+      return { appId: app.id, partnerId: partner.id, name: app.name }
+    },
+    say: (r) => `Wallet app ${r.appId} (${r.name}) of partner ${r.partnerId}: send it as App-Id, with a Client-Id.`,
+  }),
 }
 
 export async function runAdminCommand(

@@ -13,7 +13,7 @@ describe('till --help', () => {
   it('lists the commands', async () => {
     const { code, stdout } = await runTill(['--help'])
     expect(code).toBe(0)
-    expect(stdout).toMatch(/serve[\s\S]*partner create[\s\S]*api-key create[\s\S]*merchant create/)
+    expect(stdout).toMatch(/serve[\s\S]*partner create[\s\S]*api-key create[\s\S]*merchant create[\s\S]*app create/)
   })
 
   it.each([['serve'], ['partner', 'create'], ['merchant', 'create'], ['api-key', 'create'], ['migrate']])(
@@ -82,6 +82,11 @@ describe('operators onboard a partner and a merchant, and the service keeps its 
       expect(merchant.code, merchant.stderr).toBe(0)
       const { merchantId } = JSON.parse(merchant.stdout) as { merchantId: string }
 
+      const app = await runTill(['app', 'create', '--partner', partnerId, '--name', 'Pocket Wallet', '--data-dir', dataDir, '--json'])
+      expect(app.code, app.stderr).toBe(0)
+      const { appId } = JSON.parse(app.stdout) as { appId: string }
+      expect(appId).toMatch(/^app_/)
+
       const first = await startTill(['--data-dir', dataDir])
       // The line as printed, not as parsed: no credentials, nothing else either.
       expect(Object.keys(JSON.parse(first.stdout()) as object).sort()).toEqual(['baseUrl', 'checkoutUrl'])
@@ -97,6 +102,9 @@ describe('operators onboard a partner and a merchant, and the service keeps its 
       const second = await startTill(['--data-dir', dataDir])
       const status = await fetch(`${String(second.ready.baseUrl)}/v1/merchant/payment/${paymentId}/status`, { headers })
       expect(await status.json()).toEqual({ status: 'pending', isFinal: false })
+      const walletView = await fetch(`${String(second.ready.baseUrl)}/v1/payments`, { headers: { 'app-id': appId, 'client-id': 'c-1' } })
+      expect(walletView.status).toBe(200)
+      expect(((await walletView.json()) as { stats: unknown }).stats).toEqual({ totalRevenue: [], totalTransactions: 0, totalCustomers: 0 })
       expect(await second.stop()).toBe(0)
     },
     PROCESS_TEST_TIMEOUT,
@@ -111,6 +119,7 @@ describe('till serve --sandbox --json', () => {
       try {
         expect(Object.keys(JSON.parse(till.stdout()) as object).sort()).toEqual([
           'apiKey',
+          'appId',
           'baseUrl',
           'checkoutUrl',
           'merchantId',
@@ -130,6 +139,11 @@ describe('till serve --sandbox --json', () => {
           body: JSON.stringify({ outcome: 'succeeded' }),
         })
         expect(simulated.status).toBe(200)
+        // The sandbox's wallet app lists nothing for a client that paid nothing through it.
+        const walletView = await fetch(`${String(till.ready.baseUrl)}/v1/payments`, {
+          headers: { 'app-id': String(till.ready.appId), 'client-id': 'nobody' },
+        })
+        expect(((await walletView.json()) as { data: unknown[] }).data).toEqual([])
         expect(till.stdout().trim().split('\n')).toHaveLength(1)
         expect(till.stderr()).not.toContain(String(till.ready.apiKey))
       } finally {

@@ -117,6 +117,7 @@ const REQUIRED: Record<string, string[]> = {
   'api-key create': ['--partner', 'par_1'],
   'api-key revoke': ['--partner', 'par_1'],
   'merchant create': ['--partner', 'par_1', '--name', 'Corner Shop', '--email', 'shop@example.com'],
+  'app create': ['--partner', 'par_1', '--name', 'Pocket Wallet'],
 }
 
 describe.each(Object.entries(ADMIN_COMMANDS))('till %s', (command, spec) => {

@@ -85,7 +85,7 @@ export async function serve(argv: string[], env: Record<string, string | undefin
     const line: z.input<typeof TillReadyLine> = {
       baseUrl,
       checkoutUrl,
-      ...(sandbox ? { apiKey: sandbox.apiKey, merchantId: sandbox.merchantId, version: sandbox.version } : {}),
+      ...(sandbox ? { apiKey: sandbox.apiKey, merchantId: sandbox.merchantId, version: sandbox.version, appId: sandbox.appId } : {}),
     }
     process.stdout.write(`${JSON.stringify(line)}\n`)
   } else {
@@ -118,6 +118,7 @@ function readyBanner(baseUrl: string, checkoutUrl: string, storage: string, sand
       `  Api-Key        ${sandbox.apiKey}`,
       `  Merchant-Id    ${sandbox.merchantId}`,
       `  Pay-Version    ${sandbox.version}`,
+      `  App-Id         ${sandbox.appId}   (the test wallets' app: list with App-Id + Client-Id)`,
     )
   }
   return `${lines.join('\n')}\n`

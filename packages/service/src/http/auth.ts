@@ -1,4 +1,4 @@
-import type { ApiVersion } from '@till/contract'
+import { type ApiVersion, AppId, WalletClientId } from '@till/contract'
 import { apiKeyId, apiKeyMatches } from '../domain/api-keys.ts'
 import { ApiError } from '../errors.ts'
 import type { AccountStore, AppRecord, KeyRecord } from '../store/accounts.ts'
@@ -12,9 +12,6 @@ export type Principal = {
   /** Set when the caller is a wallet app's client (App-Id + Client-Id) rather than the partner's key. */
   wallet?: { appId: string; clientId: string }
 }
-
-/** What a Client-Id may look like: wallets use UUIDs, install ids or account-derived strings. */
-const CLIENT_ID = /^[A-Za-z0-9._:@+-]{1,128}$/
 
 export type Authenticator = {
   authenticate(rawKey: string | undefined): Promise<Principal>
@@ -89,7 +86,7 @@ export function authenticator(deps: { accounts: AccountStore; ttlMs: number }): 
       }
       let cached = apps.get(appId)
       if (!cached || cached.until <= performance.now()) {
-        const record = /^[A-Za-z0-9_-]{1,128}$/.test(appId) ? await deps.accounts.findApp(appId) : undefined
+        const record = AppId.safeParse(appId).success ? await deps.accounts.findApp(appId) : undefined
         if (!record) {
           apps.delete(appId)
           throw new ApiError('invalid_api_key', 'The App-Id is not a registered app.')
@@ -97,7 +94,7 @@ export function authenticator(deps: { accounts: AccountStore; ttlMs: number }): 
         cached = { record, until: performance.now() + deps.ttlMs }
         remember(apps, appId, cached)
       }
-      if (!CLIENT_ID.test(clientId)) {
+      if (!WalletClientId.safeParse(clientId).success) {
         throw new ApiError('invalid_api_key', 'The Client-Id must be 1 to 128 characters of A-Z, a-z, 0-9 and . _ : @ + -')
       }
       const { record } = cached

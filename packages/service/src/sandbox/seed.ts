@@ -4,7 +4,10 @@ import type { Clock } from '../domain/clock.ts'
 import type { Database } from '../db/port.ts'
 import { accountStore } from '../store/accounts.ts'
 
-export type SandboxAccounts = { partnerId: string; merchantId: string; apiKey: string; version: ApiVersion }
+export type SandboxAccounts = { partnerId: string; merchantId: string; apiKey: string; version: ApiVersion; appId: string }
+
+/** The sandbox's own wallet app: the checkout page's test wallets pay through it. */
+export const SANDBOX_APP_NAME = 'Till Sandbox Wallet'
 
 const SANDBOX_KEY_LABEL = 'sandbox'
 const SEED_LOCK_KEY = 7_467_114_001
@@ -55,6 +58,9 @@ export async function ensureSandboxAccounts(db: Database, clock: Clock, options:
     } else {
       apiKey = (await accounts.createApiKey({ partnerId: partner.id, mode: 'test', label: SANDBOX_KEY_LABEL, now })).key
     }
-    return { partnerId: partner.id, merchantId: merchant.id, apiKey, version: partner.pinnedVersion }
+    const app =
+      (await accounts.findAppByName(partner.id, SANDBOX_APP_NAME)) ??
+      (await accounts.createApp({ partnerId: partner.id, name: SANDBOX_APP_NAME, now }))
+    return { partnerId: partner.id, merchantId: merchant.id, apiKey, version: partner.pinnedVersion, appId: app.id }
   })
 }

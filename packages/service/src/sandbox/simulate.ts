@@ -4,7 +4,7 @@ import { pathBetween } from '../domain/lifecycle.ts'
 import { ApiError } from '../errors.ts'
 import type { PaymentService } from '../payments/service.ts'
 import type { PaymentRecord } from '../store/payment-record.ts'
-import { confirmedSettlement, submittedTransaction } from './chain-data.ts'
+import { confirmedSettlement, quoted, submittedTransaction } from './chain-data.ts'
 
 export const SANDBOX_WALLET_NAME = 'Till Test Wallet'
 
@@ -17,6 +17,8 @@ export async function simulateOutcome(
   deps: { payments: PaymentService; clock: Clock },
   payment: PaymentRecord,
   outcome: Exclude<MerchantPaymentStatus, 'pending'>,
+  /** The wallet app and client that pay; recorded on the payment's first paid step. */
+  wallet?: { appId: string; clientId: string },
 ): Promise<PaymentRecord> {
   const path = pathBetween(payment.status, outcome)
   if (!path) {
@@ -30,11 +32,20 @@ export async function simulateOutcome(
     for (const step of path) {
       const paid =
         step === 'processing'
-          ? submittedTransaction({ currency: current.currency, amountMinor: current.amountMinor, walletName: SANDBOX_WALLET_NAME })
+          ? {
+              ...submittedTransaction({ currency: current.currency, amountMinor: current.amountMinor, walletName: SANDBOX_WALLET_NAME }),
+              wallet,
+            }
           : step === 'succeeded' && current.paid
             ? confirmedSettlement(current.paid, current.amountMinor, deps.clock.now())
             : undefined
-      current = await transition({ payment: current, to: step, reason: 'sandbox_simulation', ...(paid ? { paid } : {}) })
+      // A payment declined before any transaction still says who declined it.
+      const declined =
+        step === 'failed' && !paid && !current.paid && wallet
+          ? { ...quoted({ currency: current.currency, amountMinor: current.amountMinor, walletName: SANDBOX_WALLET_NAME }), wallet }
+          : undefined
+      const details = paid ?? declined
+      current = await transition({ payment: current, to: step, reason: 'sandbox_simulation', ...(details ? { paid: details } : {}) })
     }
     return current
   })

@@ -34,9 +34,16 @@ export type TestWalletDeps = {
  */
 export async function payWithTestWallet(
   deps: TestWalletDeps,
-  input: { payment: PaymentRecord; walletId: CheckoutWalletId; option: SandboxOption; account: string },
+  input: {
+    payment: PaymentRecord
+    walletId: CheckoutWalletId
+    option: SandboxOption
+    account: string
+    /** The sandbox wallet app and the browser's client id: the payment is then listed to that client. */
+    wallet?: { appId: string; clientId: string } | undefined
+  },
 ): Promise<PaymentRecord> {
-  const { payment, walletId, option, account } = input
+  const { payment, walletId, option, account, wallet } = input
   const quote = {
     currency: payment.currency,
     amountMinor: payment.amountMinor,
@@ -46,12 +53,17 @@ export async function payWithTestWallet(
   }
   if (walletId === 'sandbox_declines') {
     // The buyer saw the amount and refused to sign: no transaction exists, nothing was charged.
-    return deps.payments.transition({ payment, to: 'failed', reason: 'buyer_declined', paid: quoted(quote) })
+    return deps.payments.transition({ payment, to: 'failed', reason: 'buyer_declined', paid: { ...quoted(quote), wallet } })
   }
   // The submission and what follows it are one transaction: a crash between them must not leave the
   // payment processing with no confirmation ever to come.
   return deps.payments.atomically(async ({ transition, tx }) => {
-    const submitted = await transition({ payment, to: 'processing', reason: 'transaction_submitted', paid: submittedTransaction(quote) })
+    const submitted = await transition({
+      payment,
+      to: 'processing',
+      reason: 'transaction_submitted',
+      paid: { ...submittedTransaction(quote), wallet },
+    })
     if (walletId === 'sandbox_pays') return confirm({ transition, clock: deps.clock }, submitted)
     if (walletId === 'sandbox_slow') {
       const { slowConfirmMs } = deps

@@ -30,6 +30,8 @@ export type PaidDetails = {
   feeMinor: bigint | null
   feePercentage: string | null
   settlement: { settled: false } | { settled: true; amountMinor: bigint; txHash: string; settledAt: Date } | null
+  /** The wallet app and client that paid, when known: the payment is listed to them (App-Id + Client-Id). */
+  wallet?: { appId: string; clientId: string } | null
 }
 
 // Integers wider than 2^53 are selected as text, which node-postgres hands over as is: bigint in code,

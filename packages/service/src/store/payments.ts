@@ -128,7 +128,9 @@ export function paymentStore(db: Queryable) {
                   settled = COALESCE($19::boolean, p.settled),
                   settlement_minor = COALESCE($20::bigint, p.settlement_minor),
                   settlement_tx_hash = COALESCE($21, p.settlement_tx_hash),
-                  settled_at = COALESCE($22::timestamptz, p.settled_at)
+                  settled_at = COALESCE($22::timestamptz, p.settled_at),
+                  wallet_app_id = COALESCE($23, p.wallet_app_id),
+                  wallet_client_id = COALESCE($24, p.wallet_client_id)
              FROM current c
             WHERE p.id = c.id AND c.status = ANY ($4::text[])
               AND (c.status <> 'pending' OR $2 = 'expired' OR p.expires_at > $3)
@@ -161,6 +163,8 @@ export function paymentStore(db: Queryable) {
           settled?.amountMinor.toString() ?? null,
           settled?.txHash ?? null,
           settled?.settledAt ?? null,
+          paid?.wallet?.appId ?? null,
+          paid?.wallet?.clientId ?? null,
         ],
       )
       return row?.from_status

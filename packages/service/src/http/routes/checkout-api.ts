@@ -4,6 +4,7 @@ import { sessionFor, type CheckoutDeps } from '../../checkout/context.ts'
 import { checkoutStatus, paymentOption } from '../../checkout/views.ts'
 import { ApiError, fieldError, parseOrThrow, paymentNotFound } from '../../errors.ts'
 import { SANDBOX_OPTIONS, sandboxOption } from '../../sandbox/chain-data.ts'
+import { SANDBOX_APP_NAME } from '../../sandbox/seed.ts'
 import { payWithTestWallet } from '../../sandbox/test-wallets.ts'
 import { header } from '../context.ts'
 import { enforceRateLimit } from '../rate-limit.ts'
@@ -64,7 +65,9 @@ export function checkoutApiRoutes(app: FastifyInstance, deps: CheckoutDeps) {
     if (!body.account.startsWith(`${option.network.caip2}:`)) {
       throw fieldError('account', `must be an account on ${option.network.caip2}, the network of the option`)
     }
-    const moved = await payWithTestWallet(deps, { payment, walletId: body.walletId, option, account: body.account })
+    const app = body.clientId ? await deps.accounts.findAppByName(payment.partnerId, SANDBOX_APP_NAME) : undefined
+    const wallet = app && body.clientId ? { appId: app.id, clientId: body.clientId } : undefined
+    const moved = await payWithTestWallet(deps, { payment, walletId: body.walletId, option, account: body.account, wallet })
     return checkoutStatus(moved, deps.clock.now())
   })
 

@@ -1,6 +1,6 @@
 import { SimulatePaymentRequest } from '@till/contract'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { ApiError, parseOrThrow, paymentNotFound } from '../../errors.ts'
+import { ApiError, fieldError, parseOrThrow, paymentNotFound } from '../../errors.ts'
 import type { Clock } from '../../domain/clock.ts'
 import type { PaymentService } from '../../payments/service.ts'
 import { listingPayment } from '../../payments/views.ts'
@@ -39,8 +39,11 @@ export function sandboxRoutes(
 
   app.post<{ Params: { paymentId: string } }>('/v1/sandbox/payments/:paymentId/simulate', async (request) => {
     const payment = await sandboxPayment(request)
-    const { outcome } = parseOrThrow(SimulatePaymentRequest, request.body, 'body')
-    return view(await simulateOutcome(deps, payment, outcome))
+    const { outcome, wallet } = parseOrThrow(SimulatePaymentRequest, request.body, 'body')
+    if (wallet && (await deps.accounts.findApp(wallet.appId))?.partnerId !== payment.partnerId) {
+      throw fieldError('wallet.appId', 'is not a wallet app of this partner; create one with till app create')
+    }
+    return view(await simulateOutcome(deps, payment, outcome, wallet))
   })
 
   // The network confirms now: the slow test wallet's confirmation, due later or held, is delivered at once.
