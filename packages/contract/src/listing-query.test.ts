@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { toErrorIssues } from './errors.ts'
-import { compareInstants, PaymentListQuery, type RawQuery } from './listing-query.ts'
+import { compareInstants, listingQueryErrorCode, PaymentListQuery, type RawQuery } from './listing-query.ts'
 
 function parse(query: RawQuery) {
   return PaymentListQuery.parse(query)
@@ -213,5 +213,36 @@ describe('other parameters', () => {
 
   it('report every problem at once', () => {
     expect(fieldsOf({ limit: '0', sortBy: 'x', referenceId: 'a', extra: '1' })).toEqual(['sortBy', 'limit', 'referenceId', 'extra'])
+  })
+})
+
+describe('listingQueryErrorCode', () => {
+  const codeOf = (query: RawQuery) => {
+    const result = PaymentListQuery.safeParse(query)
+    if (result.success) throw new Error(`expected ${JSON.stringify(query)} to be refused`)
+    return listingQueryErrorCode(result.error)
+  }
+
+  it('says params_validation when every value is well formed but breaks a rule', () => {
+    expect(codeOf({ limit: '500' })).toBe('params_validation')
+    expect(codeOf({ limit: '0' })).toBe('params_validation')
+    expect(codeOf({ referenceId: 'ab' })).toBe('params_validation')
+    expect(codeOf({ referenceId: 'a'.repeat(36) })).toBe('params_validation')
+    expect(codeOf({ referenceId: 'order#1' })).toBe('params_validation')
+    expect(codeOf({ token_symbol: 'eip155:1/erc20:0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48' })).toBe('params_validation')
+    expect(codeOf({ startTs: '2026-02-18T00:00:00Z', endTs: '2026-02-18T00:00:00Z' })).toBe('params_validation')
+    expect(codeOf({ limit: '500', referenceId: 'ab' })).toBe('params_validation')
+  })
+
+  it('says invalid_params as soon as one value cannot be read', () => {
+    expect(codeOf({ limit: 'ten' })).toBe('invalid_params')
+    expect(codeOf({ limit: '1.5' })).toBe('invalid_params')
+    expect(codeOf({ startTs: 'yesterday' })).toBe('invalid_params')
+    expect(codeOf({ sortBy: 'price' })).toBe('invalid_params')
+    expect(codeOf({ status: 'paid' })).toBe('invalid_params')
+    expect(codeOf({ network: 'ethereum' })).toBe('invalid_params')
+    expect(codeOf({ limt: '5' })).toBe('invalid_params')
+    expect(codeOf({ limit: ['1', '2'] })).toBe('invalid_params')
+    expect(codeOf({ limit: '500', startTs: 'yesterday' })).toBe('invalid_params')
   })
 })

@@ -48,6 +48,7 @@ import {
 import { SimulateOutcome, SimulatePaymentRequest } from './sandbox.ts'
 import { ListingPaymentStatus, MerchantPaymentStatus } from './status.ts'
 import { ApiVersion } from './versions.ts'
+import { AppId, PayingWallet, WalletClientId } from './wallet-app.ts'
 
 export type Json = Record<string, unknown>
 
@@ -105,6 +106,9 @@ export const COMPONENT_SCHEMAS: readonly z.ZodType[] = [
   MerchantResponse,
   BridgeMessage,
   SimulateOutcome,
+  AppId,
+  WalletClientId,
+  PayingWallet,
   SimulatePaymentRequest,
 ]
 

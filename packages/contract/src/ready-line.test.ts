@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { SandboxReadyLine, TillReadyLine } from './ready-line.ts'
 
 const addresses = { baseUrl: 'http://127.0.0.1:4000', checkoutUrl: 'http://127.0.0.1:4000/checkout' }
-const credentials = { apiKey: 'till_sk_test_abc_secret', merchantId: 'mer_01', version: '2026-02-18' }
+const credentials = { apiKey: 'till_sk_test_abc_secret', merchantId: 'mer_01', version: '2026-02-18', appId: 'app_sandbox01' }
 const sandbox = { ...addresses, ...credentials }
 
 describe('TillReadyLine', () => {
@@ -25,6 +25,7 @@ describe('TillReadyLine', () => {
     ['a live key', { ...sandbox, apiKey: 'till_sk_live_abc_secret' }, ['apiKey']],
     ['an unknown API version', { ...sandbox, version: '2020-01-01' }, ['version']],
     ['a merchant id with spaces', { ...sandbox, merchantId: 'mer 01' }, ['merchantId']],
+    ['an app id with spaces', { ...sandbox, appId: 'app 01' }, ['appId']],
   ])('refuses %s', (_, line, path) => {
     const result = TillReadyLine.safeParse(line)
     expect(result.success).toBe(false)
@@ -34,7 +35,7 @@ describe('TillReadyLine', () => {
   it('refuses part of the credentials, saying they come together', () => {
     const result = TillReadyLine.safeParse({ ...addresses, apiKey: credentials.apiKey })
     expect(result.error?.issues.map((issue) => issue.message)).toEqual([
-      'apiKey, merchantId and version come together (sandbox mode) or not at all',
+      'apiKey, merchantId, version and appId come together (sandbox mode) or not at all',
     ])
   })
 
@@ -50,6 +51,6 @@ describe('SandboxReadyLine', () => {
 
   it('refuses a line without the credentials a launcher goes on to use', () => {
     const result = SandboxReadyLine.safeParse(addresses)
-    expect(result.error?.issues.map((issue) => issue.path[0]).sort()).toEqual(['apiKey', 'merchantId', 'version'])
+    expect(result.error?.issues.map((issue) => issue.path[0]).sort()).toEqual(['apiKey', 'appId', 'merchantId', 'version'])
   })
 })

@@ -48,7 +48,8 @@ export async function openTestDatabase(options: { max?: number } = {}): Promise<
     reset: () =>
       db.exec(
         `TRUNCATE payment_transitions, payments, merchants, api_keys, partners, sandbox_confirmations, apps, buyers,
-                  payment_stat_deltas, payment_stats, payment_stats_partner RESTART IDENTITY CASCADE`,
+                  payment_stat_deltas, payment_stats, payment_stats_partner, customer_deltas, customer_members,
+                  customer_cells RESTART IDENTITY CASCADE`,
       ),
     async close() {
       await db.close()

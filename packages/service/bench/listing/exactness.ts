@@ -17,7 +17,15 @@ export async function checkRollups(db: Database, partnerId: string, log: (line: 
       `the rollups disagree with a recount: ${JSON.stringify(fromRollups, big)} vs ${JSON.stringify({ transactions, revenue }, big)}`,
     )
   }
-  log(`rollups equal a recount: ${transactions} payments, ${fromRollups.customers} customers`)
+  const [buyers] = await db.query<{ n: string }>(
+    'SELECT count(DISTINCT buyer_key)::text AS n FROM payments WHERE partner_id = $1 AND buyer_key IS NOT NULL',
+    [partnerId],
+  )
+  const fromSets = await readStats(db, { partnerId })
+  if (fromSets.customers !== BigInt(buyers?.n ?? -1)) {
+    throw new Error(`the customer sets disagree with a recount: ${fromSets.customers} vs ${buyers?.n}`)
+  }
+  log(`rollups and customer sets equal a recount: ${transactions} payments, ${fromSets.customers} customers`)
 }
 
 const big = (_key: string, value: unknown) => (typeof value === 'bigint' ? value.toString() : value)

@@ -11,6 +11,7 @@ Commands:
   api-key create    Issue another API key for a partner
   api-key revoke    Revoke a partner's API keys
   merchant create   Create a merchant of a partner
+  app create        Register a wallet app with a partner (its App-Id)
 
 Run \`till <command> --help\` for a command's options.
 `

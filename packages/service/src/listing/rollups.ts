@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { Database } from '../db/port.ts'
 import { periodic } from '../domain/periodic.ts'
+import { compactCustomers } from './customers.ts'
 
 // Any constant works; it only has to be the same for every Till instance sharing a database.
 const COMPACTION_LOCK_KEY = 7_467_114_017
@@ -8,13 +9,16 @@ const COMPACTION_LOCK_KEY = 7_467_114_017
 const DIMENSIONS = 'day, status, currency, token_symbol, network'
 
 /**
- * Folds the statistics deltas written with each payment change into the daily rollups, all in one
+ * Folds the statistics deltas written with each payment change into the daily rollups, and the customer
+ * deltas into the buyer sets, all in one
  * transaction: a reader sees the deltas or their sum, never both or neither. One instance compacts at a
  * time (the others skip their turn), so two compactions never update the same rollup rows in different
  * orders. Returns how many deltas it folded.
  */
 export async function compactStats(db: Database): Promise<number> {
   return db.transaction(async (tx) => {
+    // One snapshot for every statement: customer deltas are deleted exactly as they were folded.
+    await tx.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ')
     const [lock] = await tx.query<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS locked', [COMPACTION_LOCK_KEY])
     if (!lock?.locked) return 0
     const [row] = await tx.query<{ folded: string }>(
@@ -36,6 +40,7 @@ export async function compactStats(db: Database): Promise<number> {
        )
        SELECT count(*)::text AS folded FROM moved`,
     )
+    await compactCustomers(tx)
     return Number(row?.folded ?? 0)
   })
 }

@@ -100,6 +100,13 @@ describe('listing statistics', () => {
       { startTs: '2026-01-30T00:00:00.000001Z', endTs: '2026-02-01T00:00:00Z' },
       { startTs: '2026-01-30T23:59:59.999999Z', endTs: '2026-01-31T12:00:00.5Z' },
       { startTs: '2026-01-31T01:00:00+01:00', endTs: '2026-02-01T23:59:59.999999Z', statuses: ['succeeded'] },
+      // Cells of the customer sets, and ranges that hold every payment (read from the sets too).
+      { statuses: ['failed'], tokenSymbols: ['USDC'], networks: ['eip155:1'] },
+      { merchantIds: [account.merchantId], statuses: ['succeeded'] },
+      { tokenSymbols: ['USDT'], startTs: '2026-01-01T00:00:00Z' },
+      { merchantIds: [second.id], endTs: '2027-01-01T00:00:00Z' },
+      { statuses: ['succeeded', 'failed', 'expired', 'pending', 'processing'], networks: ['eip155:8453'] },
+      { statuses: ['expired'] },
     ]
     for (const stage of ['with deltas', 'compacted']) {
       if (stage === 'compacted') await compactStats(ctx.tdb.db)
@@ -139,5 +146,41 @@ describe('listing statistics', () => {
       totalTransactions: 6,
       totalCustomers: 6,
     })
+  })
+
+  it('count each buyer once, whether their payments sit in the sets, in deltas not folded yet, or are still open', async () => {
+    const account = await createAccount(ctx.tdb.db, { now: clock.now() })
+    const [alice, bob, carol] = ['a', 'b', 'c'].map((c) => `eip155:8453:0x${c.repeat(40)}`)
+    const paid = (buyer: string | undefined, status: 'succeeded' | 'failed' | 'processing', day: string) => ({
+      ...account,
+      createdAt: `2026-03-${day}T10:00:00Z`,
+      status,
+      buyer,
+    })
+    const customers = async (filter: Omit<ListingFilter, 'partnerId'>) =>
+      (await readStats(ctx.tdb.db, { partnerId: account.partnerId, ...filter })).customers
+    const succeeded = { statuses: ['succeeded'] as const }
+    const merchantSucceeded = { merchantIds: [account.merchantId], statuses: ['succeeded'] as const }
+
+    // Alice pays twice and Bob once before any compaction: Alice is one customer while both sit in deltas.
+    await insertPayments(ctx.tdb.db, [paid(alice, 'succeeded', '01'), paid(alice, 'succeeded', '02'), paid(bob, 'succeeded', '02')])
+    expect(await customers(succeeded)).toBe(2n)
+    expect(await customers(merchantSucceeded)).toBe(2n)
+    await compactStats(ctx.tdb.db)
+    expect(await customers(succeeded)).toBe(2n)
+
+    // After compaction: Alice again (a delta of a set member), Bob's failure, Carol still processing.
+    await insertPayments(ctx.tdb.db, [paid(alice, 'succeeded', '03'), paid(bob, 'failed', '03'), paid(carol, 'processing', '04')])
+    for (const stage of ['with deltas', 'compacted']) {
+      if (stage === 'compacted') await compactStats(ctx.tdb.db)
+      expect(await customers(succeeded), stage).toBe(2n)
+      expect(await customers(merchantSucceeded), stage).toBe(2n)
+      expect(await customers({ statuses: ['failed'] }), stage).toBe(1n)
+      expect(await customers({}), stage).toBe(3n)
+      expect(await customers({ merchantIds: [account.merchantId] }), stage).toBe(3n)
+      expect(await customers({ tokenSymbols: ['USDC'], startTs: '2026-03-01T00:00:00Z' }), stage).toBe(3n)
+      // A range that leaves payments out is counted from the payments, not from the sets.
+      expect(await customers({ startTs: '2026-03-02T00:00:00Z', endTs: '2026-03-04T00:00:00Z' }), stage).toBe(2n)
+    }
   })
 })

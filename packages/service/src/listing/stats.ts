@@ -1,5 +1,6 @@
 import { currencyByCode, type PaymentListStats } from '@till/contract'
 import type { Queryable } from '../db/port.ts'
+import { customersSql } from './customers.ts'
 import { splitDays } from './days.ts'
 import { dimensionConditions, type ListingFilter, paymentConditions, SqlParams, timeConditions } from './filter.ts'
 
@@ -45,7 +46,7 @@ export async function readStats(db: Queryable, filter: ListingFilter): Promise<E
       }
     }
   }
-  const buyers = [...paymentConditions(filter, params), 'p.buyer_key IS NOT NULL'].join(' AND ')
+  const customers = customersSql(filter, params)
   const rows = await db.query<{ currency: string | null; payments: string; revenue: string | null; sold: string; customers: string }>(
     `WITH cells AS (${parts.join(' UNION ALL ')}),
           per_currency AS (
@@ -54,7 +55,7 @@ export async function readStats(db: Queryable, filter: ListingFilter): Promise<E
                    coalesce(sum(payments) FILTER (WHERE status = 'succeeded'), 0) AS sold
               FROM cells GROUP BY currency
           ),
-          customers AS (SELECT count(DISTINCT p.buyer_key) AS n FROM payments p WHERE ${buyers})
+          customers AS (SELECT ${customers} AS n)
      SELECT pc.currency, pc.payments::text AS payments, pc.revenue::text AS revenue, pc.sold::text AS sold, c.n::text AS customers
        FROM customers c LEFT JOIN per_currency pc ON true
       ORDER BY pc.currency`,
