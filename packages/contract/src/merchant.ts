@@ -14,7 +14,7 @@ export const LOGO_RULES = {
   transparentFormats: ['png', 'webp'],
 } as const
 
-export const MERCHANT_NAME_MAX_LENGTH = 100
+export const MERCHANT_NAME_MAX_LENGTH = 256
 
 export const MerchantStatus = z.enum(['active']).meta({ id: 'MerchantStatus', description: 'Merchant status.' })
 export type MerchantStatus = z.infer<typeof MerchantStatus>
@@ -37,29 +37,35 @@ const MerchantName = z
 
 const MerchantEmail = z.email({ error: 'must be a valid e-mail address' }).max(254, { error: 'must be at most 254 characters long' })
 
-// Only the syntax is checked here; reachability, size and format (8.2) need a fetch and belong to the service.
+// Only the syntax is checked here. Whether the host is public (loopback is allowed in sandbox), and the
+// image's reachability, size and format (8.2), need the fetch and belong to the service.
 export const LogoUrl = z
   .string()
   .max(MAX_REDIRECT_URL_LENGTH)
   .superRefine((url, ctx) => {
-    const result = normalizeRedirectUrl(url, { allowLoopback: false })
+    const result = normalizeRedirectUrl(url, { allowLoopback: true })
     if (!result.ok) ctx.addIssue({ code: 'custom', input: url, message: result.reason })
   })
   .meta({
     id: 'LogoUrl',
     format: 'uri',
     description:
-      'Public HTTPS URL of the merchant logo: square within 5 %, 500 to 4096 px a side (1024 recommended), JPEG, PNG, WebP or AVIF, at most 2 MB.',
+      'Public HTTPS URL of the merchant logo: square within 5 %, 500 to 4096 px a side (1024 recommended), JPEG, PNG, WebP or AVIF, ' +
+      'at most 2 MB; transparency in PNG and WebP only. Till fetches it once, during the call, and serves its own copy: replacing ' +
+      'the file at this address later changes nothing until the next PATCH.',
   })
 
+// null removes the logo (the checkout page then shows the name's initial).
+const IconUrlField = LogoUrl.nullable()
+
 export const CreateMerchantRequest = z
-  .object({ merchantName: MerchantName, merchantEmail: MerchantEmail, iconUrl: LogoUrl.optional() })
+  .object({ merchantName: MerchantName, merchantEmail: MerchantEmail, iconUrl: IconUrlField.optional() })
   .meta({ id: 'CreateMerchantRequest', description: 'Body of POST /v1/merchants. Unknown fields are ignored.' })
 export type CreateMerchantRequest = z.infer<typeof CreateMerchantRequest>
 export type CreateMerchantRequestInput = z.input<typeof CreateMerchantRequest>
 
 export const UpdateMerchantRequest = z
-  .object({ iconUrl: LogoUrl.optional(), merchantName: MerchantName.optional(), merchantEmail: MerchantEmail.optional() })
+  .object({ iconUrl: IconUrlField.optional(), merchantName: MerchantName.optional(), merchantEmail: MerchantEmail.optional() })
   .refine((body) => body.iconUrl !== undefined || body.merchantName !== undefined || body.merchantEmail !== undefined, {
     error: 'must contain at least one of iconUrl, merchantName, merchantEmail',
   })
@@ -78,6 +84,9 @@ export const Merchant = z
     email: z.string(),
     status: MerchantStatus,
     createdAt: DateTime,
+    iconUrl: z.string().nullable().meta({
+      description: "Till's own copy of the logo, served with immutable caching; null when the merchant has none.",
+    }),
   })
   .meta({ id: 'Merchant', description: 'A merchant account.' })
 export type Merchant = z.infer<typeof Merchant>

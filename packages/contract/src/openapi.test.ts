@@ -182,7 +182,7 @@ describe('createOpenApiDocument', () => {
     })
     expect(at(doc, 'paths', '/v1/payments', 'get', 'security')).toEqual([{ ApiKey: [] }, { AppId: [], ClientId: [] }])
     expect(at(doc, 'paths', '/v1/merchant/payment', 'post', 'security')).toEqual([{ ApiKey: [], MerchantId: [] }])
-    expect(at(doc, 'paths', '/v1/merchants', 'post', 'security')).toEqual([{ BearerAuth: [] }])
+    expect(at(doc, 'paths', '/v1/merchants', 'post', 'security')).toEqual([{ BearerAuth: [] }, { ApiKey: [] }])
   })
 
   it("lists one merchant's payments with the same query minus merchantId", () => {

@@ -30,10 +30,10 @@ function jsonResponse(description: string, schemaRef: Json, headers: Json = {}):
 const errorResponse = (status: number): Json => ({ $ref: `#/components/responses/Error${status}` })
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
-  400: 'Invalid request. Codes: invalid_params, params_validation, invalid_api_version, unknown_api_version, api_version_downgrade, bad_request.',
+  400: 'Invalid request. Codes: invalid_params, params_validation, invalid_api_version, unknown_api_version, api_version_downgrade, missing_idempotency_key, bad_request.',
   401: 'Missing or invalid credentials. Codes: missing_api_key, invalid_api_key.',
   404: 'Not found. Codes: merchant_not_found, payment_not_found, not_found.',
-  409: 'Conflict. Codes: reference_already_paid, reference_in_use, idempotency_key_reused, invalid_transition.',
+  409: 'Conflict. Codes: reference_already_paid, reference_in_use, idempotency_conflict, invalid_transition.',
   429: 'Too many requests with this API key, or too many failed authentications from this address. Code: rate_limited.',
   500: 'Internal server error. Code: internal_error.',
   502: 'Upstream service returned an error. Code: bad_gateway.',
@@ -107,6 +107,21 @@ const LISTING_DESCRIPTION =
   'first page is read: every page of one query reports the same figures. Errors: invalid_params when a parameter ' +
   'cannot be read (not a date, not a number, an unknown parameter), params_validation when a readable value breaks ' +
   'a rule (limit out of 1–200, endTs not after startTs, a CAIP-19 id as token_symbol, referenceId length or characters).'
+
+// Spec 5, rule 3 shows create merchant with `Authorization: Bearer`; Api-Key is accepted too.
+const PARTNER_AUTH = [{ BearerAuth: [] }, { ApiKey: [] }]
+
+const IDEMPOTENCY_DESCRIPTION =
+  'Idempotency-Key is required (400 missing_idempotency_key): the same key with the same body within 24 hours replays the ' +
+  'first 201 with `Idempotent-Replayed: true`, and concurrent requests with one key create one merchant; the same key ' +
+  'with another body is 409 idempotency_conflict. A refused request keeps nothing, so it may be corrected and retried ' +
+  'with the same key.'
+
+const LOGO_DESCRIPTION =
+  'An iconUrl is fetched once during the call (HTTPS, public addresses only, at most 3 redirects, 10 s, 2 MB) and checked ' +
+  '(JPEG, PNG, WebP or AVIF by content; 500 to 4096 px a side; square within 5 %). Any refusal is 400 params_validation ' +
+  'with an issue on iconUrl saying what was wrong. The accepted image is re-encoded and served by Till at its own URL, ' +
+  "which becomes the merchant's iconUrl."
 
 function jsonBody(schemaRef: Json): Json {
   return { required: true, content: { 'application/json': { schema: schemaRef } } }
@@ -195,20 +210,28 @@ export function createOpenApiDocument(options: OpenApiOptions = {}): Record<stri
       post: {
         operationId: 'Merchants_create',
         summary: 'Create a merchant',
-        security: [{ BearerAuth: [] }],
+        description:
+          'Creates a merchant of the calling partner; its id is at once a valid Merchant-Id for the merchant checkout API. ' +
+          `${IDEMPOTENCY_DESCRIPTION} ${LOGO_DESCRIPTION}`,
+        security: PARTNER_AUTH,
         parameters: [
           versionParam,
           {
             name: IDEMPOTENCY_KEY_HEADER,
             in: 'header',
-            required: false,
-            description: 'A unique value per creation request; a retry with the same key and body returns the same merchant.',
+            required: true,
+            description: 'A unique value per creation request (1 to 255 characters), kept for 24 hours per partner.',
             schema: { type: 'string', minLength: 1, maxLength: 255 },
           },
         ],
         requestBody: jsonBody(input('CreateMerchantRequest')),
         responses: {
-          '201': jsonResponse('Merchant created.', ref('MerchantResponse')),
+          '201': jsonResponse('Merchant created, or the first answer to this Idempotency-Key replayed.', ref('MerchantResponse'), {
+            [IDEMPOTENT_REPLAYED_HEADER]: {
+              description: 'Present with the value `true` when the answer is a replay of an earlier request with this key.',
+              schema: { type: 'string', const: 'true' },
+            },
+          }),
           ...errors(400, 401, 409, 500),
         },
       },
@@ -217,7 +240,10 @@ export function createOpenApiDocument(options: OpenApiOptions = {}): Record<stri
       patch: {
         operationId: 'Merchants_update',
         summary: 'Update a merchant (a new iconUrl changes the logo)',
-        security: [{ BearerAuth: [] }],
+        description:
+          'Changes any of merchantName, merchantEmail and iconUrl (null removes the logo); at least one is needed. ' +
+          `A refused change changes nothing. Another partner's merchant, or an unknown one, is 404 merchant_not_found. ${LOGO_DESCRIPTION}`,
+        security: PARTNER_AUTH,
         parameters: [versionParam, pathParam('merchantId', 'MerchantId', 'Merchant identifier.')],
         requestBody: jsonBody(input('UpdateMerchantRequest')),
         responses: {

@@ -11,6 +11,7 @@ import {
   MAX_PARAM_LENGTH,
 } from './http/error-handler.ts'
 import { merchantPaymentRoutes } from './http/routes/merchant-payments.ts'
+import { merchantRoutes } from './http/routes/merchants.ts'
 import { metaRoutes } from './http/routes/meta.ts'
 import { partnerPaymentRoutes } from './http/routes/partner-payments.ts'
 import { paymentListingRoutes } from './http/routes/payment-listing.ts'
@@ -19,6 +20,12 @@ import { recordServedOperations } from './http/served-operations.ts'
 import { listingCursors } from './listing/cursor.ts'
 import { statsCompactor } from './listing/rollups.ts'
 import { paymentListing } from './listing/service.ts'
+import { logoFetcher, type LogoFetchOptions } from './logos/fetch.ts'
+import { logoImporter } from './logos/importer.ts'
+import { logoStore } from './logos/store.ts'
+import { logoUrls } from './logos/urls.ts'
+import { idempotencyKeys } from './merchants/idempotency.ts'
+import { merchantService } from './merchants/service.ts'
 import { randomToken } from './domain/ids.ts'
 import { expirySweeper } from './payments/expiry-sweeper.ts'
 import { paymentService } from './payments/service.ts'
@@ -101,7 +108,17 @@ export type HttpTimeouts = {
 // balancers, so that they close first rather than reuse a connection Till is closing.
 const DEFAULT_HTTP_TIMEOUTS: HttpTimeouts = { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 72_000 }
 
-export type AppDeps = { db: Database; config: AppConfig; clock?: Clock; logger?: FastifyBaseLogger }
+export type AppDeps = {
+  db: Database
+  config: AppConfig
+  clock?: Clock
+  logger?: FastifyBaseLogger
+  /**
+   * How logos are fetched beyond the config (tests: an injected DNS lookup, a test CA). Loopback hosts are
+   * allowed in sandbox mode only, whatever is given here.
+   */
+  logoFetch?: Pick<LogoFetchOptions, 'lookup' | 'ca' | 'onDial'>
+}
 
 /** Builds the Till HTTP application. It does not listen: only the CLI does. */
 export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -173,12 +190,22 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
   })
 
   const served = recordServedOperations(app)
+  const logoUrl = logoUrls(config.checkoutUrl)
+  const logos = logoStore(db)
+  const merchants = merchantService({
+    db,
+    clock,
+    logoUrl,
+    idempotency: idempotencyKeys({ db, clock }),
+    importLogo: logoImporter({ fetch: logoFetcher({ ...deps.logoFetch, allowLoopback: config.sandbox }), store: logos, clock }),
+  })
   const listing = paymentListing({
     db,
     cursors: listingCursors(await serviceSecret(db, 'listing_cursor_key', clock.now())),
     async settleDeadlines(partnerId) {
       while ((await store.expireDue(clock.now(), 500, undefined, partnerId)).length === 500) {}
     },
+    logoUrl,
   })
   metaRoutes(app, { db, sandbox: config.sandbox, served })
   const apiLimits = { ...DEFAULT_API_LIMITS, ...config.apiRateLimits }
@@ -192,7 +219,8 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
     merchantPaymentRoutes(v1, { auth, payments, gatewayUrl, pollInMs: config.pollInMs })
     partnerPaymentRoutes(v1, { payments })
     paymentListingRoutes(v1, { auth, listing })
-    if (config.sandbox) sandboxRoutes(v1, { auth, payments, accounts, clock })
+    merchantRoutes(v1, { merchants })
+    if (config.sandbox) sandboxRoutes(v1, { auth, payments, accounts, clock, logoUrl })
   })
 
   const limits = { ...DEFAULT_CHECKOUT_LIMITS, ...config.checkoutRateLimits }
@@ -217,6 +245,8 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
       actionsPerPayment: rateLimiter({ ...limits.actionsPerPayment, clock }),
     },
     closing: () => closing,
+    logoUrl,
+    logos,
   })
 
   const sweepMs = config.expirySweepMs ?? 1_000

@@ -2,7 +2,7 @@ import { DEFAULT_API_VERSION, type ApiVersion } from '@till/contract'
 import { pino } from 'pino'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, beforeEach } from 'vitest'
-import { createApp, type AppConfig } from '../src/app.ts'
+import { createApp, type AppConfig, type AppDeps } from '../src/app.ts'
 import type { Database } from '../src/db/port.ts'
 import type { Clock } from '../src/domain/clock.ts'
 import { randomToken } from '../src/domain/ids.ts'
@@ -27,9 +27,12 @@ export function testClock(start = new Date('2026-11-21T12:00:00.000Z')): Clock &
 
 export const CHECKOUT_URL = 'https://checkout.till.test/pay'
 
-export async function testApp(db: Database, options: { clock?: Clock; config?: Partial<AppConfig> } = {}) {
+export type TestAppOptions = { clock?: Clock; config?: Partial<AppConfig>; logoFetch?: AppDeps['logoFetch'] }
+
+export async function testApp(db: Database, options: TestAppOptions = {}) {
   const app = await createApp({
     db,
+    ...(options.logoFetch ? { logoFetch: options.logoFetch } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
     config: {
       sandbox: false,
@@ -83,7 +86,7 @@ export type TestAppContext = { tdb: TestDatabase; app: FastifyInstance }
  * The usual fixture of a route test: one database and one app for the file, every table emptied before each
  * test. Returns a context whose fields are filled in by the time tests run.
  */
-export function useTestApp(options: { clock?: Clock; config?: Partial<AppConfig> } = {}): TestAppContext {
+export function useTestApp(options: TestAppOptions = {}): TestAppContext {
   const context = useTestDatabase() as TestAppContext
   beforeAll(async () => {
     context.app = await testApp(context.tdb.db, options)

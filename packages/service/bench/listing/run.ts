@@ -103,7 +103,7 @@ try {
     log(`  ${scenario.name} done`)
   }
   await app.close()
-  printTable({ rows, baseline, payments: PAYMENTS, seedSeconds })
+  printTable({ rows, baseline, payments: PAYMENTS, paymentsSeconds: seeded.paymentsSeconds, seedSeconds })
 } finally {
   await db.close()
 }

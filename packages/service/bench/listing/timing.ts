@@ -38,11 +38,12 @@ export async function timeIt(n: number, work: () => Promise<unknown>): Promise<S
 const f = (value: number | undefined) => (value === undefined ? '-' : value < 10 ? value.toFixed(2) : value.toFixed(1))
 const mark = (ok: boolean | undefined) => (ok === undefined ? ' ' : ok ? '✓' : '✗')
 
-export function printTable(input: { rows: Timing[]; baseline: Sample; payments: number; seedSeconds: number }) {
+export function printTable(input: { rows: Timing[]; baseline: Sample; payments: number; paymentsSeconds: number; seedSeconds: number }) {
   const { rows, baseline } = input
   const lines: string[] = []
   lines.push(
-    `Listing over ${input.payments.toLocaleString('en-US')} payments (seeded in ${input.seedSeconds.toFixed(1)} s, goal ≤ 60 s ${mark(input.seedSeconds <= 60)})`,
+    `Listing over ${input.payments.toLocaleString('en-US')} payments: rows made in ${input.paymentsSeconds.toFixed(1)} s (goal ≤ 60 s ${mark(input.paymentsSeconds <= 60)}), ` +
+      `then indexes, rollups and customer sets built in bulk, ${input.seedSeconds.toFixed(1)} s in all`,
   )
   lines.push(`baseline: status read p50 ${f(baseline.p50)} ms, p95 ${f(baseline.p95)} ms; ×b = p95 / baseline p95`)
   lines.push('')

@@ -2,6 +2,8 @@ import type { CheckoutSession } from '@till/contract'
 import type { CheckoutAssets } from '@till/checkout-page/build'
 import type { Clock } from '../domain/clock.ts'
 import type { RateLimiter } from '../http/rate-limit.ts'
+import type { LogoStore } from '../logos/store.ts'
+import { LOGO_SIZES, type LogoUrl } from '../logos/urls.ts'
 import type { PaymentService } from '../payments/service.ts'
 import type { StatusEvents } from '../payments/status-events.ts'
 import { TEST_WALLETS } from '../sandbox/test-wallets.ts'
@@ -27,6 +29,9 @@ export type CheckoutDeps = {
   limits: { perIp: RateLimiter; perPayment: RateLimiter; actionsPerPayment: RateLimiter }
   /** Set when the service is shutting down: long-polls answer at once. */
   closing: () => boolean
+  /** Where merchants' logos are served, and their bytes. */
+  logoUrl: LogoUrl
+  logos: LogoStore
 }
 
 /**
@@ -51,5 +56,6 @@ export async function sessionFor(deps: CheckoutDeps, payment: PaymentRecord): Pr
   const merchant = await deps.accounts.findMerchant(payment.merchantId)
   if (!merchant) return undefined
   const sandbox = await deps.isSandbox(payment)
-  return checkoutSession({ payment, merchant, wallets: sandbox ? TEST_WALLETS : [], sandbox, now: deps.clock.now() })
+  const shown = { name: merchant.name, iconUrl: deps.logoUrl(merchant.logo, LOGO_SIZES.page) }
+  return checkoutSession({ payment, merchant: shown, wallets: sandbox ? TEST_WALLETS : [], sandbox, now: deps.clock.now() })
 }

@@ -10,7 +10,6 @@ import {
   type PaymentOption,
 } from '@till/contract'
 import { networkName, sandboxTokenValue, type SandboxOption } from '../sandbox/chain-data.ts'
-import type { MerchantRecord } from '../store/accounts.ts'
 import type { PaidDetails, PaymentRecord } from '../store/payment-record.ts'
 
 /**
@@ -55,7 +54,8 @@ export function checkoutStatus(payment: PaymentRecord, now: Date): CheckoutStatu
 
 export function checkoutSession(input: {
   payment: PaymentRecord
-  merchant: MerchantRecord
+  /** As the buyer sees it: the name, and Till's copy of the logo. */
+  merchant: { name: string; iconUrl: string | null }
   wallets: readonly CheckoutWallet[]
   sandbox: boolean
   now: Date

@@ -6,6 +6,12 @@ import { jsonFlag, ONE_STORAGE_MESSAGE, oneStorage, STORAGE_FLAGS } from '../con
 import { openDatabase, type StorageConfig } from '../db/open.ts'
 import type { Database } from '../db/port.ts'
 import { systemClock } from '../domain/clock.ts'
+import { logoFetcher } from '../logos/fetch.ts'
+import { logoImporter } from '../logos/importer.ts'
+import { logoStore } from '../logos/store.ts'
+import { logoUrls } from '../logos/urls.ts'
+import { idempotencyKeys } from '../merchants/idempotency.ts'
+import { merchantService } from '../merchants/service.ts'
 import { accountStore } from '../store/accounts.ts'
 import { parseCommand, UsageError } from './args.ts'
 
@@ -141,7 +147,9 @@ export const ADMIN_COMMANDS: Record<string, Command> = {
   }),
   'merchant create': adminCommand({
     usage: 'till merchant create --partner ID --name NAME --email EMAIL [--icon-url URL] [options]',
-    about: 'Creates a merchant of a partner. Its id is the Merchant-Id header of checkout API calls.',
+    about:
+      'Creates a merchant of a partner, as POST /v1/merchants does (the same rules, and the logo fetched and checked the same way; ' +
+      'loopback logo hosts are refused here). Its id is the Merchant-Id header of checkout API calls.',
     // The same rules as the merchant API's body (spec sections 4.5 and 8.2).
     flags: {
       partner: partnerFlag('The partner the merchant belongs to'),
@@ -153,14 +161,19 @@ export const ADMIN_COMMANDS: Record<string, Command> = {
       const accounts = accountStore(db)
       const partner = await accounts.findPartner(flags.partner)
       if (!partner) throw new UsageError(`No partner ${flags.partner}.`)
-      const merchant = await accounts.createMerchant({
-        partnerId: partner.id,
-        name: flags.name,
-        email: flags.email,
-        iconUrl: flags['icon-url'] ?? null,
-        now: systemClock.now(),
+      const clock = systemClock
+      const merchants = merchantService({
+        db,
+        clock,
+        logoUrl: logoUrls(() => '/checkout'),
+        idempotency: idempotencyKeys({ db, clock }),
+        importLogo: logoImporter({ fetch: logoFetcher({ allowLoopback: false }), store: logoStore(db), clock }),
       })
-      return { merchantId: merchant.id, partnerId: partner.id, name: merchant.name }
+      const { merchant } = await merchants.create({
+        partnerId: partner.id,
+        request: { merchantName: flags.name, merchantEmail: flags.email, iconUrl: flags['icon-url'] ?? null },
+      })
+      return { merchantId: merchant.id, partnerId: partner.id, name: merchant.name, logo: merchant.iconUrl !== null }
     },
     say: (r) => `Merchant ${r.merchantId} (${r.name}) of partner ${r.partnerId}`,
   }),

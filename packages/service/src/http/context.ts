@@ -35,13 +35,20 @@ const FAILED_AUTH = 'with a missing or invalid API key from this address'
  */
 export function authenticateRequest(auth: Authenticator, limits: ApiLimiters) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
-    const rawKey = header(request, 'Api-Key')
+    const authorization = request.routeOptions.config.bearerAuth ? header(request, 'Authorization') : undefined
+    const rawKey = header(request, 'Api-Key') ?? (authorization === undefined ? undefined : bearerToken(authorization))
     const appId = header(request, 'App-Id')
     const asWallet = rawKey === undefined && appId !== undefined
     const failures = limits.authFailuresPerAddress.peek(request.ip)
     if (!failures.allowed && (asWallet || !auth.recognizes(rawKey))) refuseIfLimited(failures, reply, FAILED_AUTH)
     let principal: Principal
     try {
+      if (rawKey === '' && authorization !== undefined) {
+        throw new ApiError(
+          'missing_api_key',
+          'Authorization must use the Bearer scheme: `Authorization: Bearer <API key>`, or send the Api-Key header.',
+        )
+      }
       if (asWallet && !request.routeOptions.config.walletAuth) {
         throw new ApiError(
           'missing_api_key',
@@ -59,6 +66,11 @@ export function authenticateRequest(auth: Authenticator, limits: ApiLimiters) {
     request.apiVersion = version
     reply.header(API_VERSION_HEADER, version)
   }
+}
+
+/** The key of `Authorization: Bearer <key>`; '' for any other scheme, which is refused as no key at all. */
+function bearerToken(authorization: string): string {
+  return /^Bearer +(\S+) *$/i.exec(authorization)?.[1] ?? ''
 }
 
 export function principalOf(request: FastifyRequest): Principal {

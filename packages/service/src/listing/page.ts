@@ -1,5 +1,6 @@
 import type { Payment } from '@till/contract'
 import type { Queryable } from '../db/port.ts'
+import type { LogoUrl } from '../logos/urls.ts'
 import { listingPayment } from '../payments/views.ts'
 import { paymentColumns, type PaymentRow, toPaymentRecord } from '../store/payment-record.ts'
 import type { CursorPosition } from './cursor.ts'
@@ -19,7 +20,7 @@ const SORT_KEY = { date: { column: 'p.created_at', type: 'timestamptz' }, amount
 
 type PageRow = PaymentRow & {
   merchant_name: string
-  merchant_icon_url: string | null
+  merchant_logo: string | null
   created_text: string
   updated_text: string
   settled_text: string | null
@@ -32,7 +33,7 @@ export const isoText = (text: string): string => text.replace(/(\.[0-9]{3})000Z$
 /** One keyset page: the rows after `after` in the sort order, ties broken by id, never an OFFSET. */
 export async function readPage(
   db: Queryable,
-  input: { filter: ListingFilter; sort: ListingSort; limit: number; after?: CursorPosition },
+  input: { filter: ListingFilter; sort: ListingSort; limit: number; after?: CursorPosition; logoUrl: LogoUrl },
 ): Promise<Page> {
   const { sort } = input
   const params = new SqlParams()
@@ -46,7 +47,7 @@ export async function readPage(
   }
   const rows = await db.query<PageRow>(
     `SELECT ${paymentColumns('p')},
-            m.name AS merchant_name, m.icon_url AS merchant_icon_url,
+            m.name AS merchant_name, m.logo_digest AS merchant_logo,
             ${utcText('p.created_at')} AS created_text, ${utcText('p.updated_at')} AS updated_text,
             ${utcText('p.settled_at')} AS settled_text,
             ${sort.by === 'date' ? utcText('p.created_at') : 'p.amount_major::text'} AS sort_value
@@ -60,14 +61,18 @@ export async function readPage(
   const shown = more ? rows.slice(0, input.limit) : rows
   const lastRow = shown.at(-1)
   return {
-    payments: shown.map(toListed),
+    payments: shown.map((row) => toListed(row, input.logoUrl)),
     last: lastRow && { value: lastRow.sort_value, id: lastRow.id },
     more,
   }
 }
 
-function toListed(row: PageRow): Payment {
-  const payment = listingPayment(toPaymentRecord(row), { id: row.merchant_id, name: row.merchant_name, iconUrl: row.merchant_icon_url })
+function toListed(row: PageRow, logoUrl: LogoUrl): Payment {
+  const payment = listingPayment(toPaymentRecord(row), {
+    id: row.merchant_id,
+    name: row.merchant_name,
+    iconUrl: logoUrl(row.merchant_logo),
+  })
   payment.createdAt = isoText(row.created_text)
   payment.lastUpdatedAt = isoText(row.updated_text)
   if (payment.settledAt !== undefined && row.settled_text !== null) payment.settledAt = isoText(row.settled_text)

@@ -10,6 +10,7 @@ import type { Queryable } from '../db/port.ts'
 import { ApiError } from '../errors.ts'
 import { type ListingCursors, queryFingerprint } from './cursor.ts'
 import { type ListingScope, matchesNothing, toListingFilter } from './filter.ts'
+import type { LogoUrl } from '../logos/urls.ts'
 import { readPage } from './page.ts'
 import { NO_STATS, readStats, statsView } from './stats.ts'
 
@@ -21,6 +22,8 @@ export type ListingDeps = {
   cursors: ListingCursors
   /** Ends the scope's pending payments past their deadline, so none is listed as open after it expired. */
   settleDeadlines: (partnerId: string) => Promise<void>
+  /** Where each merchant's logo is served (rows carry `merchant.iconUrl`). */
+  logoUrl: LogoUrl
 }
 
 /** The partner listing (spec 4.1): one keyset page of the scope's payments with the query's statistics. */
@@ -48,7 +51,7 @@ export function paymentListing(deps: ListingDeps) {
       if (matchesNothing(filter)) return { data: [], nextCursor: null, stats: statsView(NO_STATS) }
       if (!resumed) await deps.settleDeadlines(scope.partnerId)
       const [page, stats] = await Promise.all([
-        readPage(deps.db, { filter, sort, limit: query.limit, ...(resumed ? { after: resumed.position } : {}) }),
+        readPage(deps.db, { filter, sort, limit: query.limit, logoUrl: deps.logoUrl, ...(resumed ? { after: resumed.position } : {}) }),
         resumed ? resumed.stats : readStats(deps.db, filter),
       ])
       return {

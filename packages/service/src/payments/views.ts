@@ -8,7 +8,6 @@ import {
   type PaymentStatusResponse,
 } from '@till/contract'
 import { unixSeconds } from '../domain/clock.ts'
-import type { MerchantRecord } from '../store/accounts.ts'
 import type { PaymentRecord } from '../store/payment-record.ts'
 
 /** The wire shapes of a payment, each built from the one stored state. */
@@ -32,7 +31,8 @@ export function partnerStatusResponse(payment: Pick<PaymentRecord, 'id' | 'statu
   return { paymentId: payment.id, status: toListingStatus(payment.status), isTerminal: isFinalStatus(payment.status) }
 }
 
-export function listingPayment(payment: PaymentRecord, merchant: Pick<MerchantRecord, 'id' | 'name' | 'iconUrl'>): Payment {
+/** `merchant.iconUrl` is Till's copy of the logo (logoUrl), or null. */
+export function listingPayment(payment: PaymentRecord, merchant: { id: string; name: string; iconUrl: string | null }): Payment {
   const paid = payment.paid
   const money = (value: bigint) => fiatAmount(payment.currency, value)
   const view: Payment = {

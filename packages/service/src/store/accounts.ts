@@ -20,27 +20,37 @@ export type MerchantRecord = {
   partnerId: string
   name: string
   email: string
-  iconUrl: string | null
+  /** Till's copy of the logo (docs/decisions/0020), shown at `logoUrl(logo)`; null when there is none. */
+  logo: string | null
+  /** The address the logo was imported from, once, at create or update. */
+  logoSourceUrl: string | null
   status: 'active'
   createdAt: Date
 }
+
+/** A merchant's changed fields; `logo` together with `logoSourceUrl`, null for no logo. */
+export type MerchantChanges = { name?: string; email?: string; logo?: { digest: string; sourceUrl: string } | null }
 
 type MerchantRow = {
   id: string
   partner_id: string
   name: string
   email: string
-  icon_url: string | null
+  logo_digest: string | null
+  logo_source_url: string | null
   status: 'active'
   created_at: Date
 }
+
+const MERCHANT_COLUMNS = 'id, partner_id, name, email, logo_digest, logo_source_url, status, created_at'
 
 const toMerchant = (row: MerchantRow): MerchantRecord => ({
   id: row.id,
   partnerId: row.partner_id,
   name: row.name,
   email: row.email,
-  iconUrl: row.icon_url,
+  logo: row.logo_digest,
+  logoSourceUrl: row.logo_source_url,
   status: row.status,
   createdAt: row.created_at,
 })
@@ -149,30 +159,52 @@ export function accountStore(db: Queryable) {
       partnerId: string
       name: string
       email: string
-      iconUrl?: string | null
+      logo?: { digest: string; sourceUrl: string } | null
       now: Date
     }): Promise<MerchantRecord> {
       const [row] = await db.query<MerchantRow>(
-        `INSERT INTO merchants (id, partner_id, name, email, icon_url, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $6)
-         RETURNING id, partner_id, name, email, icon_url, status, created_at`,
-        [newMerchantId(), input.partnerId, input.name, input.email, input.iconUrl ?? null, input.now],
+        `INSERT INTO merchants (id, partner_id, name, email, logo_digest, logo_source_url, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $7)
+         RETURNING ${MERCHANT_COLUMNS}`,
+        [newMerchantId(), input.partnerId, input.name, input.email, input.logo?.digest ?? null, input.logo?.sourceUrl ?? null, input.now],
       )
       if (!row) throw new Error('INSERT … RETURNING gave no row')
       return toMerchant(row)
     },
 
     async findMerchant(id: string): Promise<MerchantRecord | undefined> {
+      const [row] = await db.query<MerchantRow>(`SELECT ${MERCHANT_COLUMNS} FROM merchants WHERE id = $1`, [id])
+      return row && toMerchant(row)
+    },
+
+    /** Changes a merchant of the partner in one statement; undefined when the partner has no such merchant. */
+    async updateMerchant(input: { partnerId: string; merchantId: string; changes: MerchantChanges; now: Date }) {
+      const { changes } = input
       const [row] = await db.query<MerchantRow>(
-        'SELECT id, partner_id, name, email, icon_url, status, created_at FROM merchants WHERE id = $1',
-        [id],
+        `UPDATE merchants
+            SET name = coalesce($3, name), email = coalesce($4, email),
+                logo_digest = CASE WHEN $5 THEN $6 ELSE logo_digest END,
+                logo_source_url = CASE WHEN $5 THEN $7 ELSE logo_source_url END,
+                updated_at = $8
+          WHERE id = $1 AND partner_id = $2
+          RETURNING ${MERCHANT_COLUMNS}`,
+        [
+          input.merchantId,
+          input.partnerId,
+          changes.name ?? null,
+          changes.email ?? null,
+          changes.logo !== undefined,
+          changes.logo?.digest ?? null,
+          changes.logo?.sourceUrl ?? null,
+          input.now,
+        ],
       )
       return row && toMerchant(row)
     },
 
     async listMerchants(partnerId: string): Promise<MerchantRecord[]> {
       const rows = await db.query<MerchantRow>(
-        `SELECT id, partner_id, name, email, icon_url, status, created_at FROM merchants
+        `SELECT ${MERCHANT_COLUMNS} FROM merchants
           WHERE partner_id = $1 ORDER BY created_at DESC, id DESC`,
         [partnerId],
       )

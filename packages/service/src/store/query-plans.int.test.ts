@@ -70,7 +70,7 @@ function listingQueries(): Array<[string, (db: Queryable) => Promise<unknown>]> 
       ...(['date', 'amount'] as const).flatMap((by) =>
         (['asc', 'desc'] as const).map((dir): [string, (db: Queryable) => Promise<unknown>] => [
           `listing page by ${by} ${dir}: ${name}`,
-          (db) => readPage(db, { filter, sort: { by, dir }, limit: 50, after: after[by] }),
+          (db) => readPage(db, { filter, sort: { by, dir }, limit: 50, after: after[by], logoUrl: () => null }),
         ]),
       ),
     ],

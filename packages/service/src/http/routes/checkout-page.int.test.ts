@@ -1,5 +1,5 @@
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { createAccount, useTestApp, type Account } from '../../../test/fixtures.ts'
+import { CHECKOUT_URL, createAccount, useTestApp, type Account } from '../../../test/fixtures.ts'
 import { createCheckoutPayment, embeddedData } from '../../../test/checkout-fixtures.ts'
 import { accountStore } from '../../store/accounts.ts'
 import { exchange, portOf } from '../raw-http.test-helper.ts'
@@ -31,16 +31,18 @@ describe('GET /checkout/{paymentId}', () => {
     expect(html.replace(/\u00a0/g, ' ')).toContain(`>${shown}</h1>`)
   })
 
-  it("shows the merchant's logo from the merchant record, and escapes what the merchant wrote", async () => {
+  it("shows Till's copy of the merchant's logo, never the source address, and escapes what the merchant wrote", async () => {
+    const digest = 'ab'.repeat(32)
     const merchant = await accountStore(ctx.tdb.db).createMerchant({
       partnerId: account.partnerId,
       name: 'Bits & <Bobs>',
       email: 'b@example.com',
-      iconUrl: 'https://cdn.example/logo.png',
+      logo: { digest, sourceUrl: 'https://cdn.example/logo.png' },
       now: new Date(),
     })
     const { html } = await createCheckoutPayment(ctx.app, { ...account, headers: { ...account.headers, 'merchant-id': merchant.id } })
-    expect(html).toContain('<img src="https://cdn.example/logo.png" alt=""')
+    expect(html).toContain(`<img src="${CHECKOUT_URL}/logos/${digest}/192.webp" alt=""`)
+    expect(html).not.toContain('cdn.example')
     expect(html).toContain('Bits &amp; &lt;Bobs&gt;')
     expect(html).not.toContain('<Bobs>')
   })

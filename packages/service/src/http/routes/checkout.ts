@@ -4,17 +4,19 @@ import { setCheckoutSecurityHeaders } from '../../checkout/security-headers.ts'
 import { enforceRateLimit } from '../rate-limit.ts'
 import { checkoutApiRoutes } from './checkout-api.ts'
 import { checkoutPageRoutes } from './checkout-page.ts'
+import { logoRoutes } from './logos.ts'
 
-/** Everything under /checkout: the page, its assets and its gateway API, with their headers and limits. */
+/** Everything under /checkout: the page, its assets, merchants' logos and its gateway API, with their headers and limits. */
 export async function checkoutRoutes(app: FastifyInstance, deps: CheckoutDeps) {
   await app.register(async (scope) => {
     scope.addHook('onRequest', async (request, reply) => {
       setCheckoutSecurityHeaders(reply, { https: deps.https() })
-      // Assets are immutable and cached; everything else counts against the caller's address.
-      if (request.url.startsWith('/checkout/assets/')) return
+      // Assets and logos are immutable and cached; everything else counts against the caller's address.
+      if (request.url.startsWith('/checkout/assets/') || request.url.startsWith('/checkout/logos/')) return
       enforceRateLimit(deps.limits.perIp, request.ip, reply, 'from this address')
     })
     checkoutPageRoutes(scope, deps)
     checkoutApiRoutes(scope, deps)
+    logoRoutes(scope, deps)
   })
 }

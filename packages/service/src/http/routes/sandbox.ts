@@ -6,6 +6,7 @@ import type { PaymentService } from '../../payments/service.ts'
 import { listingPayment } from '../../payments/views.ts'
 import { deliverConfirmation } from '../../sandbox/confirmations.ts'
 import { simulateOutcome } from '../../sandbox/simulate.ts'
+import type { LogoUrl } from '../../logos/urls.ts'
 import type { AccountStore } from '../../store/accounts.ts'
 import type { PaymentRecord } from '../../store/payment-record.ts'
 import type { Authenticator } from '../auth.ts'
@@ -16,7 +17,7 @@ type PaymentRequest = FastifyRequest<{ Params: { paymentId: string } }>
 /** Registered only in sandbox mode: outside it the routes do not exist. */
 export function sandboxRoutes(
   app: FastifyInstance,
-  deps: { auth: Authenticator; payments: PaymentService; accounts: AccountStore; clock: Clock },
+  deps: { auth: Authenticator; payments: PaymentService; accounts: AccountStore; clock: Clock; logoUrl: LogoUrl },
 ) {
   /** The merchant's payment the request names, for a sandbox key only; another's is never revealed. */
   async function sandboxPayment(request: PaymentRequest): Promise<PaymentRecord> {
@@ -34,7 +35,7 @@ export function sandboxRoutes(
   async function view(payment: PaymentRecord) {
     const merchant = await deps.accounts.findMerchant(payment.merchantId)
     if (!merchant) throw new ApiError('merchant_not_found', `No merchant ${payment.merchantId}.`)
-    return listingPayment(payment, merchant)
+    return listingPayment(payment, { id: merchant.id, name: merchant.name, iconUrl: deps.logoUrl(merchant.logo) })
   }
 
   app.post<{ Params: { paymentId: string } }>('/v1/sandbox/payments/:paymentId/simulate', async (request) => {

@@ -1,0 +1,65 @@
+import {
+  CreateMerchantRequest,
+  IDEMPOTENCY_KEY_HEADER,
+  IDEMPOTENT_REPLAYED_HEADER,
+  MerchantId,
+  UpdateMerchantRequest,
+} from '@till/contract'
+import type { FastifyInstance } from 'fastify'
+import { ApiError, parseOrThrow } from '../../errors.ts'
+import type { MerchantService } from '../../merchants/service.ts'
+import { header, principalOf } from '../context.ts'
+
+/** Routes that take the API key as `Authorization: Bearer` as well as in Api-Key (spec 5, rule 3). */
+export const BEARER_AUTH = { bearerAuth: true } as const
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route accepts `Authorization: Bearer <API key>` as well as Api-Key. */
+    bearerAuth?: boolean
+  }
+}
+
+const MAX_IDEMPOTENCY_KEY_LENGTH = 255
+
+function idempotencyKeyOf(value: string | undefined): string {
+  if (value === undefined || value.length === 0 || value.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
+    throw new ApiError(
+      'missing_idempotency_key',
+      `The ${IDEMPOTENCY_KEY_HEADER} header is required: a unique value of 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters per creation request.`,
+      {
+        issues: [
+          {
+            field: IDEMPOTENCY_KEY_HEADER,
+            message: value === undefined || value.length === 0 ? 'Required header' : 'must be at most 255 characters long',
+          },
+        ],
+      },
+    )
+  }
+  return value
+}
+
+/** Merchants over the API: spec 4.5 and 4.6. */
+export function merchantRoutes(app: FastifyInstance, deps: { merchants: MerchantService }) {
+  app.post('/v1/merchants', { config: BEARER_AUTH }, async (request, reply) => {
+    const key = idempotencyKeyOf(header(request, IDEMPOTENCY_KEY_HEADER))
+    const body = parseOrThrow(CreateMerchantRequest, request.body, 'body')
+    const { merchant, replayed } = await deps.merchants.create({
+      partnerId: principalOf(request).partnerId,
+      request: body,
+      idempotencyKey: key,
+    })
+    if (replayed) reply.header(IDEMPOTENT_REPLAYED_HEADER, 'true')
+    return reply.code(201).send({ merchant })
+  })
+
+  app.patch<{ Params: { merchantId: string } }>('/v1/merchants/:merchantId', { config: BEARER_AUTH }, async (request) => {
+    const { merchantId } = request.params
+    const body = parseOrThrow(UpdateMerchantRequest, request.body, 'body')
+    // An id that cannot exist is as unknown as one that does not: 404 either way, without a query.
+    if (!MerchantId.safeParse(merchantId).success) throw new ApiError('merchant_not_found', `No merchant ${merchantId} for this API key.`)
+    const merchant = await deps.merchants.update({ partnerId: principalOf(request).partnerId, merchantId, request: body })
+    return { merchant }
+  })
+}

@@ -1,0 +1,22 @@
+import type { Clock } from '../domain/clock.ts'
+import type { FetchedLogo } from './fetch.ts'
+import { checkLogo } from './image.ts'
+import type { LogoStore } from './store.ts'
+
+/** A logo as a merchant record holds it: Till's copy, and where it came from. */
+export type ImportedLogo = { digest: string; sourceUrl: string }
+
+export type LogoImporter = (url: string) => Promise<ImportedLogo>
+
+/**
+ * Spec 8.2 at call time: fetch the partner's iconUrl once (SSRF-safe), check the image, re-encode it and keep
+ * Till's copy. Throws LogoRefused, with a message for the partner, for anything that is not a good logo.
+ */
+export function logoImporter(deps: { fetch: (url: string) => Promise<FetchedLogo>; store: LogoStore; clock: Clock }): LogoImporter {
+  return async (url) => {
+    const fetched = await deps.fetch(url)
+    const checked = await checkLogo(fetched.bytes)
+    const digest = await deps.store.save(checked.variants, deps.clock.now())
+    return { digest, sourceUrl: url }
+  }
+}
