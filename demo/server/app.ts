@@ -4,6 +4,7 @@ import { toErrorIssues } from '@till/contract'
 import { payRouter } from '@till/express'
 import express, { type Express, type NextFunction, type Request, type Response } from 'express'
 import { z } from 'zod'
+import { LOGO_PATH } from './brand.ts'
 import { moneyView, PRODUCTS } from './catalog.ts'
 import { orderBook, orderView, RETURN_MODES, UnknownProductError, type DemoOrder, type OrderBook, type ReturnMode } from './orders.ts'
 
@@ -13,6 +14,8 @@ export interface DemoDeps {
   shopOrigin: string
   /** The built storefront (demo/dist). */
   shopDir: string
+  /** The shop's logo (PNG), served at LOGO_PATH: Till imported it when the shop registered. */
+  logo?: Buffer
   book?: OrderBook
   log?: (message: string, error?: unknown) => void
 }
@@ -46,6 +49,12 @@ export function createDemoApp(deps: DemoDeps): Express {
   app.disable('x-powered-by')
   app.use(securityHeaders)
 
+  const { logo } = deps
+  if (logo) {
+    app.get(LOGO_PATH, (_request, response) => {
+      response.type('image/png').set('Cache-Control', 'public, max-age=3600').send(logo)
+    })
+  }
   app.get('/healthz', (_request, response) => {
     response.json({ ok: true })
   })

@@ -3,11 +3,17 @@
 // suite's playwright.config.ts starts.
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import type { RequestListener } from 'node:http'
 import { createServer, type Server } from 'node:https'
 import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { spawnTill, type TillReady } from '@till/service/spawn'
+import { TillClient } from '@till/client'
+import { type SpawnedTill, spawnTill, type TillReady } from '@till/service/spawn'
 import { createDemoApp } from './app.ts'
+import { LOGO_PATH, registerShop, renderLogo } from './brand.ts'
 import { localhostCertificate } from './certificate.ts'
 
 export const SHOP_DIR = fileURLToPath(new URL('../dist', import.meta.url))
@@ -44,41 +50,58 @@ export async function buildShop(): Promise<void> {
 
 export async function startDemoStack(options: StackOptions): Promise<DemoStack> {
   if (options.build) await buildShop()
-  const till = await spawnTill({
-    args: ['--sandbox', '--host', '127.0.0.1', '--port', String(options.tillPort), '--log-level', 'warn', ...(options.tillArgs ?? [])],
-    cwd: REPO_ROOT,
-    onStderr: (chunk) => process.stderr.write(chunk),
-  })
+  const { key, cert } = await localhostCertificate()
+  // Till fetches the shop's logo over the shop's HTTPS, verifying it: it trusts this run's certificate.
+  const certDir = await mkdtemp(path.join(tmpdir(), 'till-demo-'))
+  const caFile = path.join(certDir, 'shop-ca.pem')
+  await writeFile(caFile, cert, { mode: 0o600 })
+  let till: SpawnedTill | undefined
   let server: Server | undefined
   try {
-    const { key, cert } = await localhostCertificate()
+    till = await spawnTill({
+      args: ['--sandbox', '--host', '127.0.0.1', '--port', String(options.tillPort), '--log-level', 'warn', ...(options.tillArgs ?? [])],
+      cwd: REPO_ROOT,
+      env: { NODE_EXTRA_CA_CERTS: caFile },
+      onStderr: (chunk) => process.stderr.write(chunk),
+    })
+    const logo = await renderLogo()
     server = createServer({ key, cert })
+    // Until the shop is registered with Till, it serves only its logo (Till fetches it during the call).
+    let handle: RequestListener = (request, response) => {
+      if (request.url === LOGO_PATH) response.writeHead(200, { 'content-type': 'image/png' }).end(logo)
+      else response.writeHead(503, { 'retry-after': '1' }).end()
+    }
+    server.on('request', (request, response) => handle(request, response))
     server.listen(options.port, '127.0.0.1')
     await once(server, 'listening')
-    // The app is made once the port, and so the shop's origin, is known; requests only come after.
     const shopUrl = `https://127.0.0.1:${(server.address() as AddressInfo).port}`
-    server.on(
-      'request',
-      createDemoApp({
-        till: { baseUrl: till.ready.baseUrl, apiKey: till.ready.apiKey, merchantId: till.ready.merchantId },
-        shopOrigin: shopUrl,
-        shopDir: SHOP_DIR,
-        ...(options.log ? { log: options.log } : {}),
-      }),
-    )
+    const client = new TillClient({ baseUrl: till.ready.baseUrl, apiKey: till.ready.apiKey })
+    const { merchant } = await registerShop(client, shopUrl).finally(() => client.close())
+    const credentials = { baseUrl: till.ready.baseUrl, apiKey: till.ready.apiKey, merchantId: merchant.id }
+    handle = createDemoApp({
+      till: credentials,
+      shopOrigin: shopUrl,
+      shopDir: SHOP_DIR,
+      logo,
+      ...(options.log ? { log: options.log } : {}),
+    })
     const listening = server
+    const running = till
     return {
       shopUrl,
-      till: till.ready,
+      // The shop's own merchant, not the sandbox's seeded one: its payments show "Till Tea" and its logo.
+      till: { ...till.ready, merchantId: merchant.id },
       async stop() {
         listening.closeAllConnections()
         await new Promise<void>((resolve) => listening.close(() => resolve()))
-        await till.stop()
+        await running.stop()
+        await rm(certDir, { recursive: true, force: true })
       },
     }
   } catch (error) {
     server?.close()
-    await till.stop()
+    await till?.stop()
+    await rm(certDir, { recursive: true, force: true })
     throw error
   }
 }

@@ -1,6 +1,7 @@
 import { checkApiKey, type ClientHooks, resolveConfig, type TillClientOptions } from './config.ts'
 import { RequestCore } from './request.ts'
 import { MerchantPayments } from './resources/merchant-payments.ts'
+import { Merchants } from './resources/merchants.ts'
 import { Payments } from './resources/payments.ts'
 import { Sandbox } from './resources/sandbox.ts'
 
@@ -20,6 +21,8 @@ import { Sandbox } from './resources/sandbox.ts'
 export class TillClient {
   /** The merchant checkout API (spec 4.2, 4.3). */
   readonly merchantPayments: MerchantPayments
+  /** The partner's merchants: create and update (spec 4.5, 4.6). */
+  readonly merchants: Merchants
   /** The partner's payment reads (spec 4.4). */
   readonly payments: Payments
   /** The sandbox's test hooks: simulate an outcome, confirm a held transaction, reach a deadline. */
@@ -35,6 +38,7 @@ export class TillClient {
     const apiKey = checkApiKey(options?.apiKey)
     this.#core = new RequestCore(apiKey, resolveConfig(options), options.dispatcher, hooks)
     this.merchantPayments = new MerchantPayments(this.#core)
+    this.merchants = new Merchants(this.#core)
     this.payments = new Payments(this.#core)
     this.sandbox = new Sandbox(this.#core)
   }

@@ -183,6 +183,23 @@ describe('retries', () => {
     expect(server.requests[1]?.body).toBe(server.requests[0]?.body)
   })
 
+  it("repeats a merchant create under one generated Idempotency-Key, and takes the caller's own", async () => {
+    const merchant = { id: 'mer_1', name: 'Tea', email: 't@x.io', status: 'active', createdAt: '2026-02-18T10:00:00Z', iconUrl: null }
+    server.script(internal, json(201, { merchant }, { 'idempotent-replayed': 'true' }))
+    const first = await client().merchants.create({ merchantName: 'Tea', merchantEmail: 't@x.io' })
+    expect(first).toMatchObject({ merchant, replayed: true })
+    const keys = server.requests.map((request) => request.headers['idempotency-key'])
+    expect(keys).toHaveLength(2)
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/)
+    expect(keys[1]).toBe(keys[0])
+    expect(server.requests[0]?.headers['merchant-id']).toBeUndefined()
+    server.script(json(201, { merchant }))
+    await client().merchants.create({ merchantName: 'Tea', merchantEmail: 't@x.io' }, { idempotencyKey: 'onboarding-42' })
+    expect(server.requests.at(-1)?.headers['idempotency-key']).toBe('onboarding-42')
+    await client().merchants.create({ merchantName: 'Tea', merchantEmail: 't@x.io' })
+    expect(server.requests.at(-1)?.headers['idempotency-key']).not.toBe(keys[0])
+  })
+
   it('never repeats a 4xx', async () => {
     server.script(json(409, { message: 'paid', code: 'reference_already_paid', details: { paymentId: PAYMENT } }))
     const error = await rejection(client().merchantPayments.create(body))

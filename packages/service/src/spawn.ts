@@ -29,6 +29,8 @@ export interface SpawnTillOptions {
   /** Passes the service's stderr on as it arrives (after start-up), e.g. to a test's output. */
   onStderr?: (chunk: string) => void
   readyTimeoutMs?: number
+  /** More environment for the service, e.g. NODE_EXTRA_CA_CERTS so it trusts a local HTTPS logo host. */
+  env?: Record<string, string>
 }
 
 type TillProcess = ChildProcessByStdio<null, Readable, Readable>
@@ -37,7 +39,7 @@ export async function spawnTill(options: SpawnTillOptions): Promise<SpawnedTill>
   const args = [TILL_BIN, 'serve', ...options.args, '--json']
   const child: TillProcess = spawn(process.execPath, args, {
     ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
-    env: serviceEnv(),
+    env: { ...serviceEnv(), ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let stderrTail = ''

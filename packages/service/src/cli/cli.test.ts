@@ -81,6 +81,13 @@ describe('operators onboard a partner and a merchant, and the service keeps its 
       ])
       expect(merchant.code, merchant.stderr).toBe(0)
       const { merchantId } = JSON.parse(merchant.stdout) as { merchantId: string }
+      // The API's rules, logo import included: a loopback logo host is refused outside sandbox, as over HTTP.
+      const withLogo = await runTill([
+        ...['merchant', 'create', '--partner', partnerId, '--name', 'Logo Shop', '--email', 'logo@example.com'],
+        ...['--icon-url', 'https://127.0.0.1:9/logo.png', '--data-dir', dataDir],
+      ])
+      expect(withLogo.code).toBe(1)
+      expect(withLogo.stderr).toContain('iconUrl: 127.0.0.1 is not a public address (loopback)')
 
       const app = await runTill(['app', 'create', '--partner', partnerId, '--name', 'Pocket Wallet', '--data-dir', dataDir, '--json'])
       expect(app.code, app.stderr).toBe(0)

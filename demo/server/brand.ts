@@ -1,0 +1,27 @@
+// The shop's brand: "Till Tea" and its logo. The logo is drawn as SVG and rendered to a 1024 px PNG at
+// start, since a merchant logo must be PNG, JPEG, WebP or AVIF (spec 8.2). The shop serves it over its own
+// HTTPS, and registers itself with Till through POST /v1/merchants, which fetches and keeps a copy.
+import { readFile } from 'node:fs/promises'
+import type { CreatedMerchant, TillClient } from '@till/client'
+import sharp from 'sharp'
+
+export const SHOP_NAME = 'Till Tea'
+export const SHOP_EMAIL = 'hello@till-tea.example'
+/** Where the shop serves its logo. */
+export const LOGO_PATH = '/brand/till-tea.png'
+
+export async function renderLogo(): Promise<Buffer> {
+  const svg = await readFile(new URL('../brand/till-tea.svg', import.meta.url))
+  return sharp(svg, { density: 72 }).resize(1024, 1024).png().toBuffer()
+}
+
+/**
+ * Registers the shop as a merchant of the sandbox partner, logo included. The key makes a restarted
+ * registration (same data) replay instead of creating a second merchant.
+ */
+export async function registerShop(till: TillClient, shopUrl: string): Promise<CreatedMerchant> {
+  return till.merchants.create(
+    { merchantName: SHOP_NAME, merchantEmail: SHOP_EMAIL, iconUrl: `${shopUrl}${LOGO_PATH}` },
+    { idempotencyKey: `demo-shop ${shopUrl}` },
+  )
+}

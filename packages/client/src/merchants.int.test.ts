@@ -1,0 +1,53 @@
+// merchants.create and merchants.update against the real service.
+import { TILL_BIN } from '@till/service/spawn'
+import { type SandboxTill, startSandboxTill } from '@till/testing'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { TillClient } from './client.ts'
+import { TillConflictError, TillInvalidRequestError, TillNotFoundError } from './errors.ts'
+
+let sandbox: SandboxTill
+let till: TillClient
+
+beforeAll(async () => {
+  sandbox = await startSandboxTill({ command: [process.execPath, TILL_BIN] })
+  till = new TillClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey })
+})
+
+afterAll(async () => {
+  await till?.close()
+  await sandbox?.stop()
+})
+
+describe('merchants', () => {
+  it('creates a merchant that takes payments at once, and updates it', async () => {
+    const { merchant, replayed } = await till.merchants.create({ merchantName: 'Till Tea', merchantEmail: 'tea@till.example' })
+    expect(replayed).toBe(false)
+    expect(merchant).toMatchObject({ name: 'Till Tea', status: 'active', iconUrl: null })
+    const payment = await till.merchantPayments.create(
+      { amount: { unit: 'iso4217/EUR', value: 500n }, referenceId: 'tea-1' },
+      { merchantId: merchant.id },
+    )
+    expect(payment.gatewayUrl).toContain(payment.paymentId)
+    const updated = await till.merchants.update(merchant.id, { merchantName: 'Till Tea House' })
+    expect(updated.merchant).toMatchObject({ id: merchant.id, name: 'Till Tea House' })
+  })
+
+  it('replays a create with the same key, and refuses the key with another body', async () => {
+    const body = { merchantName: 'Replay', merchantEmail: 'r@till.example' }
+    const first = await till.merchants.create(body, { idempotencyKey: 'replay-1' })
+    const again = await till.merchants.create(body, { idempotencyKey: 'replay-1' })
+    expect(again).toMatchObject({ merchant: first.merchant, replayed: true })
+    await expect(till.merchants.create({ ...body, merchantName: 'Other' }, { idempotencyKey: 'replay-1' })).rejects.toThrow(
+      TillConflictError,
+    )
+  })
+
+  it('gives refusals as typed errors naming the field', async () => {
+    const error = await till.merchants
+      .create({ merchantName: 'Logo', merchantEmail: 'l@till.example', iconUrl: 'https://10.0.0.1/logo.png' })
+      .catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(TillInvalidRequestError)
+    expect((error as TillInvalidRequestError).issues).toEqual([{ field: 'iconUrl', message: '10.0.0.1 is not a public address (private)' }])
+    await expect(till.merchants.update('mer_nobody', { merchantName: 'x' })).rejects.toThrow(TillNotFoundError)
+  })
+})
