@@ -146,5 +146,6 @@ SELECT partner_id, day, status, currency, token_symbol, network, sum(payments), 
 -- days); these narrow indexes over paid payments let that count read the index alone.
 CREATE INDEX payments_partner_buyers ON payments (partner_id, created_at)
   INCLUDE (buyer_key, merchant_id, status, token_symbol, network) WHERE buyer_key IS NOT NULL;
+-- partner_id too: a partner's query names its merchants, and checking their owner must not cost a heap fetch.
 CREATE INDEX payments_merchant_buyers ON payments (merchant_id, created_at)
-  INCLUDE (buyer_key, status, token_symbol, network) WHERE buyer_key IS NOT NULL;
+  INCLUDE (buyer_key, partner_id, status, token_symbol, network) WHERE buyer_key IS NOT NULL;
