@@ -26,6 +26,7 @@ describe('ERROR_CODES', () => {
       merchant_not_found: 404,
       checkout_token_invalid: 403,
       payment_not_found: 404,
+      webhook_endpoint_not_found: 404,
       not_found: 404,
       method_not_allowed: 405,
       request_timeout: 408,

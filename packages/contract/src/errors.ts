@@ -14,6 +14,7 @@ export const ERROR_CODES = {
   invalid_api_key: { status: 401, description: 'API key not valid.' },
   merchant_not_found: { status: 404, description: 'No merchant for the given Merchant-Id.' },
   payment_not_found: { status: 404, description: 'No payment with this id for this merchant.' },
+  webhook_endpoint_not_found: { status: 404, description: 'No webhook endpoint with this id for this merchant.' },
   checkout_token_invalid: {
     status: 403,
     description: 'The checkout token is missing or belongs to another payment: the gateway API serves only the page of its own payment.',

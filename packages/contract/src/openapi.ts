@@ -32,7 +32,7 @@ const errorResponse = (status: number): Json => ({ $ref: `#/components/responses
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Invalid request. Codes: invalid_params, params_validation, invalid_api_version, unknown_api_version, api_version_downgrade, missing_idempotency_key, bad_request.',
   401: 'Missing or invalid credentials. Codes: missing_api_key, invalid_api_key.',
-  404: 'Not found. Codes: merchant_not_found, payment_not_found, not_found.',
+  404: 'Not found. Codes: merchant_not_found, payment_not_found, webhook_endpoint_not_found, not_found.',
   409: 'Conflict. Codes: reference_already_paid, reference_in_use, idempotency_conflict, invalid_transition.',
   429: 'Too many requests with this API key, or too many failed authentications from this address. Code: rate_limited.',
   500: 'Internal server error. Code: internal_error.',

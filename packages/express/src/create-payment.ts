@@ -3,7 +3,7 @@
 import { type CreatedPayment, TillError } from '@till/client'
 import type { Request } from 'express'
 import { MerchantError } from './errors.ts'
-import { fulfil } from './fulfil.ts'
+import { checkPayment, StatusUnavailable } from './fulfil.ts'
 import type { PayContext } from './options.ts'
 import type { PayableOrder } from './orders.ts'
 
@@ -50,7 +50,14 @@ async function explain<O extends PayableOrder>(context: PayContext<O>, order: O,
     // An earlier payment of this order succeeded but its buyer never came back through the return page:
     // fulfil it now, after reading its status, rather than asking the buyer to pay twice.
     const paymentId = error.details?.paymentId
-    if (typeof paymentId === 'string') await fulfilIfSucceeded(context, order, paymentId)
+    if (typeof paymentId === 'string') {
+      try {
+        await checkPayment(context, order, paymentId)
+      } catch (failure) {
+        if (failure instanceof StatusUnavailable) return internal(context, failure.cause)
+        throw failure
+      }
+    }
     return alreadyPaid()
   }
   if (error.code === 'reference_in_use') {
@@ -61,11 +68,6 @@ async function explain<O extends PayableOrder>(context: PayContext<O>, order: O,
     )
   }
   return internal(context, error)
-}
-
-async function fulfilIfSucceeded<O extends PayableOrder>(context: PayContext<O>, order: O, paymentId: string): Promise<void> {
-  const { status } = await context.till.merchantPayments.status(paymentId)
-  if (status === 'succeeded') await fulfil(context, order, paymentId)
 }
 
 function internal<O extends PayableOrder>(context: PayContext<O>, error: unknown): MerchantError {

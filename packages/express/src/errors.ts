@@ -10,6 +10,7 @@ export type MerchantErrorCode =
   | 'order_changed'
   | 'payment_service_error'
   | 'internal_error'
+  | 'invalid_signature'
 
 export class MerchantError extends Error {
   readonly status: number

@@ -1,9 +1,10 @@
 // The router's configuration, checked once when the router is built: a mistake stops the merchant's server
 // at start-up with a message that says how to fix it, not at a buyer's first click.
 import { TillClient } from '@till/client'
-import type { ApiVersion } from '@till/contract'
+import type { ApiVersion, WebhookEvent } from '@till/contract'
 import type { Request } from 'express'
 import type { OrderStore, PayableOrder } from './orders.ts'
+import type { WebhookIdStore } from './webhook-ids.ts'
 
 /** What Till is told about the return pages: spec 4.2's `checkout` object. */
 export interface CheckoutUrls {
@@ -11,23 +12,25 @@ export interface CheckoutUrls {
   errorUrl?: string
 }
 
-export interface PayRouterOptions<O extends PayableOrder = PayableOrder> {
+/** Till's address and the merchant's credentials. */
+export interface TillSettings {
+  baseUrl: string
+  apiKey: string
+  merchantId: string
+  payVersion?: ApiVersion
+}
+
+/**
+ * What everything that fulfils orders needs: the pay router's return page, its webhook route and the
+ * reconciler share these options, and with them the one path from a succeeded payment to `onPaid`.
+ */
+export interface FulfilmentOptions<O extends PayableOrder = PayableOrder> {
   /**
    * Till's address and the merchant's credentials, or a `TillClient` built from them. The API key lives
    * here, on the server, and in nothing the router sends to a browser.
    */
-  till: TillClient | { baseUrl: string; apiKey: string; merchantId: string; payVersion?: ApiVersion }
+  till: TillClient | TillSettings
   orders: OrderStore<O>
-  /**
-   * Absolute HTTPS address of the shop's return page (the one with `<pay-return>`). The router adds
-   * `order=<order id>`, and Till adds `payment_id` when it sends the buyer back.
-   */
-  returnUrl: string | ((order: O, request: Request) => string)
-  /**
-   * The return URLs given to Till for an order; by default both are the order's return URL. Till disables
-   * the redirect unless both are valid HTTPS URLs.
-   */
-  checkout?: (order: O, returnUrl: string, request: Request) => CheckoutUrls | undefined
   /** The payment's `referenceId` for an order; the order id by default. */
   referenceId?: (order: O) => string
   /**
@@ -39,15 +42,58 @@ export interface PayRouterOptions<O extends PayableOrder = PayableOrder> {
   onError?: (error: unknown) => void
 }
 
-/** The router's settled configuration, shared by its routes. */
-export interface PayContext<O extends PayableOrder> {
+/** The webhook route's own options (Standard Webhooks deliveries from Till). */
+export interface WebhookOptions {
+  /**
+   * The endpoint's signing secret (`whsec_…`), as `POST /v1/webhook-endpoints` showed it once; during a
+   * rotation, both the new and the old one.
+   */
+  webhookSecret: string | readonly string[]
+  /**
+   * Remembers the `webhook-id` of each delivery processed, so that a redelivery runs nothing again. An
+   * in-memory store (48 h, 100 000 ids) by default: enough for one process; back it with your database
+   * when the shop runs on several.
+   */
+  webhookIds?: WebhookIdStore
+  /**
+   * Called once per new, verified event of any type, after the router's own work (fulfilling the order on
+   * `payment.succeeded`). If it throws, the delivery is answered 500 and Till delivers it again.
+   */
+  onEvent?: (event: WebhookEvent) => void | Promise<void>
+  /** The clock, in milliseconds since the epoch, for the 5-minute timestamp tolerance; `Date.now` by default. */
+  now?: () => number
+}
+
+export interface PayRouterOptions<O extends PayableOrder = PayableOrder> extends FulfilmentOptions<O>, Partial<WebhookOptions> {
+  /**
+   * Absolute HTTPS address of the shop's return page (the one with `<pay-return>`). The router adds
+   * `order=<order id>`, and Till adds `payment_id` when it sends the buyer back.
+   */
+  returnUrl: string | ((order: O, request: Request) => string)
+  /**
+   * The return URLs given to Till for an order; by default both are the order's return URL. Till disables
+   * the redirect unless both are valid HTTPS URLs.
+   */
+  checkout?: (order: O, returnUrl: string, request: Request) => CheckoutUrls | undefined
+}
+
+export interface WebhookRouterOptions<O extends PayableOrder = PayableOrder> extends FulfilmentOptions<O>, WebhookOptions {}
+
+/** The settled configuration of everything that fulfils orders. */
+export interface FulfilmentContext<O extends PayableOrder> {
   till: TillClient
   orders: OrderStore<O>
-  returnUrlOf: (order: O, request: Request) => string
-  checkoutOf: (order: O, returnUrl: string, request: Request) => CheckoutUrls | undefined
   referenceIdOf: (order: O) => string
+  /** The order a payment's referenceId names; undefined when the store cannot tell (checked where needed). */
+  orderOfReference: ((referenceId: string) => Promise<O | undefined>) | undefined
   onPaid: (order: O, paymentId: string) => void | Promise<void>
   onError: (error: unknown) => void
+}
+
+/** The router's settled configuration, shared by its routes. */
+export interface PayContext<O extends PayableOrder> extends FulfilmentContext<O> {
+  returnUrlOf: (order: O, request: Request) => string
+  checkoutOf: (order: O, returnUrl: string, request: Request) => CheckoutUrls | undefined
   /** Till's suggested polling interval, as it said last time (the same for every payment in practice). */
   pollInMs: number
 }
@@ -56,17 +102,17 @@ const DEFAULT_POLL_IN_MS = 2_000
 
 /**
  * The client checks its own settings (address, key, version) and says what is wrong; the router adds only
- * what it needs beyond them: a merchant, since it creates payments.
+ * what it needs beyond them: a merchant, since it creates payments and reads their merchant-view status.
  */
-function clientOf(till: PayRouterOptions['till']): TillClient {
+function clientOf(till: FulfilmentOptions['till'], who: string): TillClient {
   if (till instanceof TillClient) return till
   if (typeof till?.merchantId !== 'string' || till.merchantId === '') {
-    throw new TypeError('payRouter: till.merchantId is required: the Merchant-Id the API key belongs to')
+    throw new TypeError(`${who}: till.merchantId is required: the Merchant-Id the API key belongs to`)
   }
   try {
     return new TillClient(till)
   } catch (error) {
-    throw new TypeError(`payRouter: the \`till\` option is not valid: ${error instanceof Error ? error.message : String(error)}`, {
+    throw new TypeError(`${who}: the \`till\` option is not valid: ${error instanceof Error ? error.message : String(error)}`, {
       cause: error,
     })
   }
@@ -80,8 +126,32 @@ const absoluteUrl = (value: string, name: string): string => {
   }
 }
 
+/** `who` names the function the merchant called, so that a configuration error points at their code. */
+export function settleFulfilment<O extends PayableOrder>(options: FulfilmentOptions<O>, who: string): FulfilmentContext<O> {
+  const till = clientOf(options.till, who)
+  const { orders } = options
+  if (typeof orders?.find !== 'function' || typeof orders.attachPayment !== 'function' || typeof orders.markPaid !== 'function') {
+    throw new TypeError(`${who}: orders must be an OrderStore: find, attachPayment and markPaid are required`)
+  }
+  let orderOfReference: FulfilmentContext<O>['orderOfReference']
+  // By default the referenceId is the order id, so `find` is the lookup; a custom mapping needs the store's.
+  if (options.referenceId === undefined) orderOfReference = (referenceId) => orders.find(referenceId)
+  else if (typeof orders.findByReferenceId === 'function') {
+    const findByReferenceId = orders.findByReferenceId
+    orderOfReference = (referenceId) => findByReferenceId.call(orders, referenceId)
+  }
+  return {
+    till,
+    orders,
+    referenceIdOf: options.referenceId ?? ((order) => order.id),
+    orderOfReference,
+    onPaid: options.onPaid ?? (() => {}),
+    onError: options.onError ?? ((error) => console.error('[@till/express]', error)),
+  }
+}
+
 export function settle<O extends PayableOrder>(options: PayRouterOptions<O>): PayContext<O> {
-  const till = clientOf(options.till)
+  const fulfilment = settleFulfilment(options, 'payRouter')
   if (typeof options.returnUrl === 'string') absoluteUrl(options.returnUrl, 'returnUrl')
   const returnUrl = options.returnUrl
   const returnUrlOf =
@@ -89,13 +159,9 @@ export function settle<O extends PayableOrder>(options: PayRouterOptions<O>): Pa
       ? (order: O) => withOrder(returnUrl, order.id)
       : (order: O, request: Request) => withOrder(absoluteUrl(returnUrl(order, request), 'returnUrl(order)'), order.id)
   return {
-    till,
-    orders: options.orders,
+    ...fulfilment,
     returnUrlOf,
     checkoutOf: options.checkout ?? ((_order, url) => ({ successUrl: url, errorUrl: url })),
-    referenceIdOf: options.referenceId ?? ((order) => order.id),
-    onPaid: options.onPaid ?? (() => {}),
-    onError: options.onError ?? ((error) => console.error('[@till/express]', error)),
     pollInMs: DEFAULT_POLL_IN_MS,
   }
 }

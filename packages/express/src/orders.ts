@@ -27,10 +27,33 @@ export interface OrderStore<O extends PayableOrder = PayableOrder> {
    * of any number of concurrent calls exactly one answers true: that is what makes fulfilment happen once.
    */
   markPaid(orderId: string, paymentId: string): Promise<boolean>
+  /**
+   * The order whose payments carry this `referenceId`. Needed only by the webhook route, and only with a
+   * custom `referenceId` option: by default the referenceId is the order id and `find` is used.
+   */
+  findByReferenceId?(referenceId: string): Promise<O | undefined>
+  /**
+   * Up to `limit` orders that have a `paymentId` and are not paid, the most recently attached payment first.
+   * Needed only by `reconciler`. Leaving out orders whose payment was attached longer ago than Till's
+   * payment lifetime (15 minutes by default) plus a margin keeps abandoned checkouts from being read forever.
+   */
+  listAwaitingPayment?(limit: number): Promise<O[]>
+}
+
+export interface MemoryOrderStoreOptions<O extends PayableOrder> {
+  /** The same mapping as the router's `referenceId` option, for `findByReferenceId`; the order id by default. */
+  referenceId?: (order: O) => string
 }
 
 /** An in-memory `OrderStore` over a Map the caller owns; each method is atomic because it never awaits. */
-export function memoryOrderStore<O extends PayableOrder>(orders: Map<string, O>): OrderStore<O> {
+export function memoryOrderStore<O extends PayableOrder>(
+  orders: Map<string, O>,
+  options: MemoryOrderStoreOptions<O> = {},
+): Required<OrderStore<O>> {
+  const referenceIdOf = options.referenceId
+  // When each order's payment was attached, as a sequence number: listAwaitingPayment lists newest first.
+  const attached = new Map<string, number>()
+  let sequence = 0
   return {
     async find(orderId) {
       return orders.get(orderId)
@@ -39,6 +62,8 @@ export function memoryOrderStore<O extends PayableOrder>(orders: Map<string, O>)
       const order = orders.get(orderId)
       if (order === undefined) throw new Error(`no order ${orderId}`)
       order.paymentId = paymentId
+      sequence += 1
+      attached.set(orderId, sequence)
     },
     async markPaid(orderId, paymentId) {
       const order = orders.get(orderId)
@@ -46,6 +71,17 @@ export function memoryOrderStore<O extends PayableOrder>(orders: Map<string, O>)
       order.paid = true
       order.paymentId = paymentId
       return true
+    },
+    async findByReferenceId(referenceId) {
+      if (referenceIdOf === undefined) return orders.get(referenceId)
+      for (const order of orders.values()) if (referenceIdOf(order) === referenceId) return order
+      return undefined
+    },
+    async listAwaitingPayment(limit) {
+      return [...orders.values()]
+        .filter((order) => order.paymentId !== undefined && order.paid !== true)
+        .sort((a, b) => (attached.get(b.id) ?? 0) - (attached.get(a.id) ?? 0))
+        .slice(0, limit)
     },
   }
 }

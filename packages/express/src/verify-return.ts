@@ -1,11 +1,10 @@
 // The return page's check (spec 4.7): the `payment_id` the buyer came back with must be the payment this
 // order is waiting for, and only the status Till reports for it, read here on the server, counts.
-import type { MerchantPaymentStatusResponse } from '@till/contract'
 import type { VerifyReply } from '@till/contract'
 import { TillError } from '@till/client'
 import { z } from 'zod'
 import { MerchantError } from './errors.ts'
-import { fulfil } from './fulfil.ts'
+import { type CheckedPayment, checkPayment, StatusUnavailable } from './fulfil.ts'
 import type { PayContext } from './options.ts'
 import type { PayableOrder } from './orders.ts'
 
@@ -24,18 +23,19 @@ export async function verifyReturn<O extends PayableOrder>(context: PayContext<O
   if (query.payment_id === undefined || query.payment_id !== order.paymentId) return mismatch
 
   const paymentId = query.payment_id
-  let status: MerchantPaymentStatusResponse
+  let checked: CheckedPayment
   try {
-    status = await context.till.merchantPayments.status(paymentId)
+    checked = await checkPayment(context, order, paymentId)
   } catch (error) {
-    if (error instanceof TillError && error.status === 404) return mismatch
-    context.onError(error)
+    if (!(error instanceof StatusUnavailable)) throw error
+    if (error.cause instanceof TillError && error.cause.status === 404) return mismatch
+    context.onError(error.cause)
     throw new MerchantError(
       502,
       'payment_service_error',
       'The payment service could not be reached to check this payment; please try again.',
     )
   }
-  if (status.status === 'succeeded') await fulfil(context, order, paymentId)
+  const { status } = checked
   return { status: status.status, isFinal: status.isFinal, pollInMs: context.pollInMs, orderId: order.id, paymentId }
 }

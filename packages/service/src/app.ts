@@ -12,6 +12,7 @@ import {
 } from './http/error-handler.ts'
 import { merchantPaymentRoutes } from './http/routes/merchant-payments.ts'
 import { merchantRoutes } from './http/routes/merchants.ts'
+import { webhookEndpointRoutes } from './http/routes/webhook-endpoints.ts'
 import { metaRoutes } from './http/routes/meta.ts'
 import { partnerPaymentRoutes } from './http/routes/partner-payments.ts'
 import { paymentListingRoutes } from './http/routes/payment-listing.ts'
@@ -26,6 +27,10 @@ import { logoStore } from './logos/store.ts'
 import { logoUrls } from './logos/urls.ts'
 import { idempotencyKeys } from './merchants/idempotency.ts'
 import { merchantService } from './merchants/service.ts'
+import { webhookDispatcher } from './webhooks/dispatcher.ts'
+import { secretSealer } from './webhooks/secrets.ts'
+import { webhookSender } from './webhooks/sender.ts'
+import { webhookService } from './webhooks/service.ts'
 import { randomToken } from './domain/ids.ts'
 import { expirySweeper } from './payments/expiry-sweeper.ts'
 import { paymentService } from './payments/service.ts'
@@ -114,10 +119,11 @@ export type AppDeps = {
   clock?: Clock
   logger?: FastifyBaseLogger
   /**
-   * How logos are fetched beyond the config (tests: an injected DNS lookup, a test CA). Loopback hosts are
-   * allowed in sandbox mode only, whatever is given here.
+   * How outbound requests (logo fetches, webhook deliveries) resolve and trust hosts beyond the config
+   * (tests: an injected DNS lookup, a test CA). Loopback hosts are allowed in sandbox mode only, whatever
+   * is given here.
    */
-  logoFetch?: Pick<LogoFetchOptions, 'lookup' | 'ca' | 'onDial'>
+  outbound?: Pick<LogoFetchOptions, 'lookup' | 'ca' | 'onDial'>
 }
 
 /** Builds the Till HTTP application. It does not listen: only the CLI does. */
@@ -190,6 +196,8 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
   })
 
   const served = recordServedOperations(app)
+  const sealer = secretSealer(await serviceSecret(db, 'webhook_secret_key', clock.now()))
+  const outboundPolicy = { allowLoopback: config.sandbox }
   const logoUrl = logoUrls(config.checkoutUrl)
   const logos = logoStore(db)
   const merchants = merchantService({
@@ -197,7 +205,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
     clock,
     logoUrl,
     idempotency: idempotencyKeys({ db, clock }),
-    importLogo: logoImporter({ fetch: logoFetcher({ ...deps.logoFetch, allowLoopback: config.sandbox }), store: logos, clock }),
+    importLogo: logoImporter({ fetch: logoFetcher({ ...deps.outbound, allowLoopback: config.sandbox }), store: logos, clock }),
   })
   const listing = paymentListing({
     db,
@@ -220,6 +228,10 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
     partnerPaymentRoutes(v1, { payments })
     paymentListingRoutes(v1, { auth, listing })
     merchantRoutes(v1, { merchants })
+    webhookEndpointRoutes(v1, {
+      auth,
+      webhooks: webhookService({ db, clock, sealer, logoUrl, policy: outboundPolicy, lookup: deps.outbound?.lookup }),
+    })
     if (config.sandbox) sandboxRoutes(v1, { auth, payments, accounts, clock, logoUrl })
   })
 
@@ -262,6 +274,17 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
     })
     app.addHook('onReady', async () => sweeper.start())
     app.addHook('onClose', async () => sweeper.stop())
+    const dispatcher = webhookDispatcher({
+      db,
+      clock,
+      sealer,
+      logoUrl,
+      send: webhookSender({ policy: outboundPolicy, ...deps.outbound }),
+      log: app.log,
+      intervalMs: sweepMs,
+    })
+    app.addHook('onReady', async () => dispatcher.start())
+    app.addHook('onClose', async () => dispatcher.stop())
     const compactor = statsCompactor({ db, intervalMs: sweepMs, log: app.log })
     app.addHook('onReady', async () => compactor.start())
     app.addHook('onClose', async () => compactor.stop())

@@ -49,7 +49,8 @@ export async function openTestDatabase(options: { max?: number } = {}): Promise<
       db.exec(
         `TRUNCATE payment_transitions, payments, merchants, api_keys, partners, sandbox_confirmations, apps, buyers,
                   payment_stat_deltas, payment_stats, payment_stats_partner, customer_deltas, customer_members,
-                  customer_cells, logo_images, idempotency_keys RESTART IDENTITY CASCADE`,
+                  customer_cells, logo_images, idempotency_keys, webhook_attempts, webhook_deliveries, webhook_events,
+                  webhook_endpoints RESTART IDENTITY CASCADE`,
       ),
     async close() {
       await db.close()

@@ -27,12 +27,12 @@ export function testClock(start = new Date('2026-11-21T12:00:00.000Z')): Clock &
 
 export const CHECKOUT_URL = 'https://checkout.till.test/pay'
 
-export type TestAppOptions = { clock?: Clock; config?: Partial<AppConfig>; logoFetch?: AppDeps['logoFetch'] }
+export type TestAppOptions = { clock?: Clock; config?: Partial<AppConfig>; outbound?: AppDeps['outbound'] }
 
 export async function testApp(db: Database, options: TestAppOptions = {}) {
   const app = await createApp({
     db,
-    ...(options.logoFetch ? { logoFetch: options.logoFetch } : {}),
+    ...(options.outbound ? { outbound: options.outbound } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
     config: {
       sandbox: false,

@@ -26,5 +26,6 @@ export const newMerchantId = () => `mer_${randomToken(16)}`
 export const newPartnerId = () => `ptn_${randomToken(16)}`
 /** Public by design (a wallet app ships it), so it grants nothing without the partner's say-so in a Client-Id. */
 export const newAppId = () => `app_${randomToken(16)}`
+export const newWebhookEndpointId = () => `we_${randomToken(16)}`
 
 export const PAYMENT_ID_PATTERN = /^pay_[0-9a-hjkmnp-tv-z]{32}$/

@@ -2,14 +2,11 @@
 // (server-side request forgery): HTTPS only; every host checked before it is dialled, and the connection made
 // to exactly the address that was checked (a second DNS answer is never consulted); redirects followed by hand
 // and re-checked at every hop; no compressed bodies; a size cap counted while streaming; one deadline overall.
-import dns from 'node:dns'
-import net from 'node:net'
-import tls from 'node:tls'
-import { Agent, buildConnector, request } from 'undici'
-import { addressProblem, hostNameProblem, hostOf, refusedRange } from './address.ts'
+import { request } from 'undici'
+import { defaultLookup, type LookupAll, pinnedConnections, reasonOf, TargetRefused } from '../net/pinned.ts'
 import { LogoRefused } from './refusal.ts'
 
-export type LookupAll = (hostname: string) => Promise<{ address: string; family: 4 | 6 }[]>
+export type { LookupAll }
 
 export type LogoFetchOptions = {
   /** Sandbox: loopback hosts (127.0.0.0/8, ::1, localhost) are allowed; nothing else opens this. */
@@ -43,11 +40,6 @@ export type FetchedLogo = {
   url: string
 }
 
-const defaultLookup: LookupAll = async (hostname) => {
-  const answers = await dns.promises.lookup(hostname, { all: true, verbatim: true })
-  return answers.map(({ address, family }) => ({ address, family: family === 6 ? 6 : 4 }))
-}
-
 const redirectStatuses = new Set([301, 302, 303, 307, 308])
 
 const requestHeaders = {
@@ -62,7 +54,6 @@ export function logoFetcher(options: LogoFetchOptions): (url: string) => Promise
   const timeoutMs = options.timeoutMs ?? 10_000
   const maxBytes = options.maxBytes ?? 2 * 1024 * 1024
   const maxRedirects = options.maxRedirects ?? 3
-  const ca = options.ca ? [...tls.rootCertificates, ...options.ca] : undefined
 
   return async function fetchLogo(input: string): Promise<FetchedLogo> {
     const deadline = new AbortController()
@@ -71,66 +62,22 @@ export function logoFetcher(options: LogoFetchOptions): (url: string) => Promise
     options.signal?.addEventListener('abort', abort, { once: true })
     if (options.signal?.aborted) abort()
 
-    // The address checked for each host, by the host as undici hands it to the connector. Only these are dialled.
-    const checked = new Map<string, string>()
-    const connector = buildConnector({ ...(ca ? { ca } : {}), rejectUnauthorized: true, timeout: timeoutMs })
-    const agent = new Agent({
-      connect(connectOptions, callback) {
-        const { hostname, protocol, port } = connectOptions
-        const address = checked.get(hostname)
-        if (protocol !== 'https:' || address === undefined) {
-          callback(new Error(`${hostname} was not checked before connecting`), null)
-          return
-        }
-        const portNumber = Number(port) || 443
-        try {
-          options.onDial?.(address, portNumber)
-        } catch (error) {
-          callback(error instanceof Error ? error : new Error(String(error)), null)
-          return
-        }
-        // Dial the checked address; SNI and the certificate check use the host name (none for an IP literal).
-        connector({ ...connectOptions, hostname: address, servername: net.isIP(hostname) ? '' : hostname }, callback)
-      },
+    const connections = pinnedConnections({
+      policy,
+      lookup,
+      ca: options.ca,
+      connectTimeoutMs: timeoutMs,
+      onDial: options.onDial,
+      label: 'logo URL',
     })
-
-    const check = async (url: URL): Promise<void> => {
-      if (url.protocol !== 'https:') throw new LogoRefused('the logo URL must use https')
-      if (url.username !== '' || url.password !== '') throw new LogoRefused('the logo URL must not contain a user name or password')
-      const literal = hostOf(url)
-      if (literal !== undefined) {
-        const problem = addressProblem(literal, policy)
-        if (problem) throw new LogoRefused(problem)
-        checked.set(literal, literal)
-        return
-      }
-      const hostname = url.hostname
-      const nameProblem = hostNameProblem(hostname, policy)
-      if (nameProblem) throw new LogoRefused(nameProblem)
-      let answers: Awaited<ReturnType<LookupAll>>
-      try {
-        answers = await untilAborted(lookup(hostname), deadline.signal)
-      } catch (error) {
-        if (deadline.signal.aborted) throw error
-        throw new LogoRefused(`${hostname} does not resolve`)
-      }
-      if (answers.length === 0) throw new LogoRefused(`${hostname} does not resolve`)
-      // Every answer must be public, not just the one dialled: a name answering [public, private] is refused.
-      for (const { address } of answers) {
-        if (net.isIP(address) === 0) throw new LogoRefused(`${hostname} does not resolve to an IP address`)
-        const range = refusedRange(address, policy)
-        if (range !== undefined) throw new LogoRefused(`${hostname} resolves to ${address}, which is not a public address (${range})`)
-      }
-      checked.set(hostname, answers[0]!.address)
-    }
 
     try {
       let url = parseUrl(input)
       for (let redirects = 0; ; ) {
-        await check(url)
+        await connections.check(url, deadline.signal)
         deadline.signal.throwIfAborted()
         const { statusCode, headers, body } = await request(url, {
-          dispatcher: agent,
+          dispatcher: connections.dispatcher,
           method: 'GET',
           headers: requestHeaders,
           signal: deadline.signal,
@@ -167,12 +114,13 @@ export function logoFetcher(options: LogoFetchOptions): (url: string) => Promise
       }
     } catch (error) {
       if (error instanceof LogoRefused) throw error
+      if (error instanceof TargetRefused) throw new LogoRefused(error.message)
       if (deadline.signal.aborted) throw new LogoRefused(`the logo server did not answer within ${timeoutMs / 1000} s`)
-      throw new LogoRefused(`could not reach the logo server: ${reason(error)}`)
+      throw new LogoRefused(`could not reach the logo server: ${reasonOf(error)}`)
     } finally {
       clearTimeout(timer)
       options.signal?.removeEventListener('abort', abort)
-      agent.destroy().catch(() => {})
+      connections.destroy()
     }
   }
 }
@@ -202,31 +150,4 @@ function size(bytes: number): string {
   if (bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MB`
   if (bytes % 1024 === 0) return `${bytes / 1024} KB`
   return `${bytes} bytes`
-}
-
-function reason(error: unknown): string {
-  if (!(error instanceof Error)) return String(error)
-  const cause = error.cause instanceof Error ? `: ${error.cause.message}` : ''
-  return `${error.message}${cause}`
-}
-
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    if (signal.aborted) {
-      reject(signal.reason)
-      return
-    }
-    const onAbort = () => reject(signal.reason)
-    signal.addEventListener('abort', onAbort, { once: true })
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort)
-        resolve(value)
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort)
-        reject(error)
-      },
-    )
-  })
 }

@@ -9,7 +9,7 @@ import { logoImage, startLogoServer } from '../../../test/logo-server.ts'
 const clock = testClock()
 const logos = await startLogoServer()
 afterAll(() => logos.close())
-const ctx = useTestApp({ clock, config: { sandbox: true }, logoFetch: { lookup: logos.lookup, ca: [logos.ca] } })
+const ctx = useTestApp({ clock, config: { sandbox: true }, outbound: { lookup: logos.lookup, ca: [logos.ca] } })
 
 let account: Account
 beforeEach(async () => {

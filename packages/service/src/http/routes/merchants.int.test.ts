@@ -6,7 +6,7 @@ import { startLogoServer } from '../../../test/logo-server.ts'
 const clock = testClock()
 const logos = await startLogoServer()
 afterAll(() => logos.close())
-const ctx = useTestApp({ clock, logoFetch: { lookup: logos.lookup, ca: [logos.ca] } })
+const ctx = useTestApp({ clock, outbound: { lookup: logos.lookup, ca: [logos.ca] } })
 
 let account: Account
 beforeEach(async () => {

@@ -1,4 +1,5 @@
-// Which addresses and host names a logo fetch may reach: public internet only (plus loopback in the sandbox).
+// Which addresses and host names Till's outbound requests (logo fetches, webhook deliveries) may reach:
+// public internet only (plus loopback in the sandbox).
 import net from 'node:net'
 import ipaddr from 'ipaddr.js'
 

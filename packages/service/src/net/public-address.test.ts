@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { addressProblem, hostNameProblem, hostOf } from './address.ts'
+import { addressProblem, hostNameProblem, hostOf } from './public-address.ts'
 
 const strict = { allowLoopback: false }
 const sandbox = { allowLoopback: true }

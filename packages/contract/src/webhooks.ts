@@ -1,0 +1,108 @@
+import { z } from 'zod'
+import { DateTime, Payment } from './listing.ts'
+
+/**
+ * Server-to-server notifications: a documented extension of the spec (section 6 leaves webhooks "not
+ * shown"). Deliveries follow the Standard Webhooks specification: headers `webhook-id`,
+ * `webhook-timestamp` and `webhook-signature` (`v1,<base64 HMAC-SHA256>`, one per valid secret).
+ */
+export const WEBHOOK_EVENT_TYPES = ['payment.processing', 'payment.succeeded', 'payment.failed', 'payment.expired'] as const
+
+export const WebhookEventType = z
+  .enum(WEBHOOK_EVENT_TYPES)
+  .meta({ id: 'WebhookEventType', description: 'What happened: the payment reached this status.' })
+export type WebhookEventType = z.infer<typeof WebhookEventType>
+
+/** The Standard Webhooks headers, lower-case as HTTP/2 and Node give them. */
+export const WEBHOOK_HEADERS = { id: 'webhook-id', timestamp: 'webhook-timestamp', signature: 'webhook-signature' } as const
+
+/** Seconds after failure n (1-based) before the next attempt: the Standard Webhooks reference schedule. */
+export const WEBHOOK_RETRY_SCHEDULE_SECONDS = [5, 5 * 60, 30 * 60, 2 * 3600, 5 * 3600, 10 * 3600, 10 * 3600] as const
+
+/** How long a replaced signing secret keeps signing deliveries after a rotation. */
+export const WEBHOOK_SECRET_GRACE_SECONDS = 24 * 3600
+
+export const WebhookEvent = z
+  .object({
+    id: z.string().meta({ description: 'Event id; also the `webhook-id` header. Receivers deduplicate by it.' }),
+    type: WebhookEventType,
+    createdAt: DateTime,
+    data: Payment.meta({ description: 'The payment as the partner listing shows it at the moment of the change.' }),
+  })
+  .meta({
+    id: 'WebhookEvent',
+    description:
+      'The JSON body of a webhook delivery. Delivered at least once and in no guaranteed order: deduplicate by `id` ' +
+      '(the `webhook-id` header) and read the payment status server-side before acting.',
+  })
+export type WebhookEvent = z.infer<typeof WebhookEvent>
+
+const WebhookUrl = z
+  .url({ protocol: /^https$/, error: 'must be an absolute https:// URL' })
+  .max(2048, { error: 'must be at most 2048 characters long' })
+
+export const CreateWebhookEndpointRequest = z
+  .strictObject({
+    url: WebhookUrl,
+    events: z
+      .array(WebhookEventType)
+      .min(1, { error: 'must name at least one event type; leave it out for all of them' })
+      .optional()
+      .meta({ description: 'The event types to deliver; all of them when left out.' }),
+  })
+  .meta({ id: 'CreateWebhookEndpointRequest', description: 'Body of POST /v1/webhook-endpoints.' })
+export type CreateWebhookEndpointRequest = z.infer<typeof CreateWebhookEndpointRequest>
+
+export const WebhookEndpointStatus = z
+  .enum(['enabled', 'disabled'])
+  .meta({ id: 'WebhookEndpointStatus', description: 'disabled: Till stopped delivering after every retry of an event failed.' })
+
+export const WebhookEndpoint = z
+  .object({
+    id: z.string(),
+    url: z.string(),
+    events: z.array(WebhookEventType),
+    status: WebhookEndpointStatus,
+    disabledReason: z.string().nullable(),
+    createdAt: DateTime,
+  })
+  .meta({ id: 'WebhookEndpoint', description: "A merchant's webhook endpoint. Its signing secret is shown only when created or rotated." })
+export type WebhookEndpoint = z.infer<typeof WebhookEndpoint>
+
+export const WebhookEndpointWithSecret = z
+  .object({
+    endpoint: WebhookEndpoint,
+    secret: z.string().meta({ description: 'The signing secret (whsec_…), shown this once; Till keeps it encrypted.' }),
+  })
+  .meta({ id: 'WebhookEndpointWithSecret', description: 'A created endpoint, or one whose secret was rotated, with its new secret.' })
+export type WebhookEndpointWithSecret = z.infer<typeof WebhookEndpointWithSecret>
+
+export const WebhookEndpointList = z
+  .object({ data: z.array(WebhookEndpoint) })
+  .meta({ id: 'WebhookEndpointList', description: "The merchant's webhook endpoints, newest first." })
+export type WebhookEndpointList = z.infer<typeof WebhookEndpointList>
+
+export const WebhookAttempt = z
+  .object({
+    attemptedAt: DateTime,
+    statusCode: z.number().int().nullable().meta({ description: "The receiver's HTTP status; null when none came." }),
+    latencyMs: z.number().int(),
+    error: z.string().nullable().meta({ description: 'Why no 2xx came: a timeout, a refused connection, an address that is not public.' }),
+  })
+  .meta({ id: 'WebhookAttempt', description: 'One try to deliver an event.' })
+
+export const WebhookDelivery = z
+  .object({
+    id: z.string(),
+    event: WebhookEvent,
+    status: z.enum(['pending', 'delivered', 'failed']),
+    nextAttemptAt: DateTime.nullable(),
+    attempts: z.array(WebhookAttempt),
+  })
+  .meta({ id: 'WebhookDelivery', description: "An event's delivery to one endpoint, and every attempt so far." })
+export type WebhookDelivery = z.infer<typeof WebhookDelivery>
+
+export const WebhookDeliveryList = z
+  .object({ data: z.array(WebhookDelivery) })
+  .meta({ id: 'WebhookDeliveryList', description: "The endpoint's most recent deliveries, newest first (at most 100)." })
+export type WebhookDeliveryList = z.infer<typeof WebhookDeliveryList>

@@ -1,0 +1,154 @@
+import type { WebhookEventType } from '@till/contract'
+import type { Queryable } from '../db/port.ts'
+
+/** A delivery claimed for one attempt, with what sending it needs. */
+export type ClaimedDelivery = {
+  id: string
+  failures: number
+  /** The claim's lease: the outcome is recorded only while the delivery is still ours. */
+  leaseUntil: Date
+  event: { id: string; type: WebhookEventType; createdAt: Date; payment: Record<string, unknown> }
+  merchant: { id: string; name: string; logo: string | null }
+  endpoint: { id: string; url: string; secretSealed: Uint8Array; previousSecretSealed: Uint8Array | null; previousSecretUntil: Date | null }
+}
+
+export type AttemptRecord = { at: Date; statusCode: number | null; latencyMs: number; error: string | null }
+
+/** What follows an attempt: done, another try at `at`, or given up (the endpoint is then disabled). */
+export type AttemptOutcome = { kind: 'delivered' } | { kind: 'retry'; at: Date } | { kind: 'failed'; reason: string }
+
+type ClaimRow = {
+  id: string
+  failures: number
+  event_id: string
+  type: WebhookEventType
+  payment: Record<string, unknown>
+  event_created_at: Date
+  merchant_id: string
+  merchant_name: string
+  logo_digest: string | null
+  endpoint_id: string
+  url: string
+  secret_sealed: Uint8Array
+  previous_secret_sealed: Uint8Array | null
+  previous_secret_until: Date | null
+}
+
+/** The outbox side: claiming due deliveries, recording attempts, and reading them back. */
+export function webhookDeliveryStore(db: Queryable) {
+  return {
+    /**
+     * Claims up to `limit` due deliveries for one attempt each: FOR UPDATE SKIP LOCKED, and the lease written
+     * as the next attempt time, so no other instance takes them until the lease runs out (a crashed sender's
+     * delivery is retried then: at least once).
+     */
+    async claimDue(now: Date, limit: number, leaseUntil: Date): Promise<ClaimedDelivery[]> {
+      const rows = await db.query<ClaimRow>(
+        `WITH due AS (
+           SELECT id FROM webhook_deliveries
+            WHERE status = 'pending' AND next_attempt_at <= $1
+            ORDER BY next_attempt_at
+            LIMIT $2
+            FOR UPDATE SKIP LOCKED
+         ), claimed AS (
+           UPDATE webhook_deliveries d SET next_attempt_at = $3 FROM due WHERE d.id = due.id
+           RETURNING d.id, d.failures, d.event_id, d.endpoint_id
+         )
+         SELECT c.id::text AS id, c.failures, e.id AS event_id, e.type, e.payment, e.created_at AS event_created_at,
+                m.id AS merchant_id, m.name AS merchant_name, m.logo_digest,
+                w.id AS endpoint_id, w.url, w.secret_sealed, w.previous_secret_sealed, w.previous_secret_until
+           FROM claimed c
+           JOIN webhook_events e ON e.id = c.event_id
+           JOIN webhook_endpoints w ON w.id = c.endpoint_id
+           JOIN merchants m ON m.id = e.merchant_id`,
+        [now, limit, leaseUntil],
+      )
+      return rows.map((row) => ({
+        id: row.id,
+        failures: row.failures,
+        leaseUntil,
+        event: { id: row.event_id, type: row.type, createdAt: row.event_created_at, payment: row.payment },
+        merchant: { id: row.merchant_id, name: row.merchant_name, logo: row.logo_digest },
+        endpoint: {
+          id: row.endpoint_id,
+          url: row.url,
+          secretSealed: row.secret_sealed,
+          previousSecretSealed: row.previous_secret_sealed,
+          previousSecretUntil: row.previous_secret_until,
+        },
+      }))
+    },
+
+    /** Records the attempt, and moves the delivery on if it is still ours; giving up disables the endpoint. */
+    async record(delivery: ClaimedDelivery, attempt: AttemptRecord, outcome: AttemptOutcome): Promise<void> {
+      const status = outcome.kind === 'delivered' ? 'delivered' : outcome.kind === 'failed' ? 'failed' : 'pending'
+      await db.query(
+        `WITH attempt AS (
+           INSERT INTO webhook_attempts (delivery_id, attempted_at, status_code, latency_ms, error)
+           VALUES ($1::bigint, $2, $3, $4, $5)
+         ), moved AS (
+           UPDATE webhook_deliveries
+              SET status = $6, next_attempt_at = $7, failures = failures + (CASE WHEN $6 = 'delivered' THEN 0 ELSE 1 END)
+            WHERE id = $1::bigint AND status = 'pending' AND next_attempt_at = $8
+           RETURNING endpoint_id
+         )
+         UPDATE webhook_endpoints w SET status = 'disabled', disabled_reason = $9
+           FROM moved WHERE w.id = moved.endpoint_id AND $6 = 'failed' AND w.status = 'enabled'`,
+        [
+          delivery.id,
+          attempt.at,
+          attempt.statusCode,
+          attempt.latencyMs,
+          attempt.error,
+          status,
+          outcome.kind === 'retry' ? outcome.at : null,
+          delivery.leaseUntil,
+          outcome.kind === 'failed' ? outcome.reason : null,
+        ],
+      )
+    },
+
+    /** Queues a delivery of the endpoint again, now, with a fresh retry schedule. */
+    async redeliver(endpointId: string, deliveryId: string, now: Date): Promise<boolean> {
+      if (!/^[0-9]{1,18}$/.test(deliveryId)) return false
+      const rows = await db.query(
+        `UPDATE webhook_deliveries SET status = 'pending', failures = 0, next_attempt_at = $3
+          WHERE id = $2::bigint AND endpoint_id = $1 RETURNING id`,
+        [endpointId, deliveryId, now],
+      )
+      return rows.length > 0
+    },
+
+    /** The endpoint's latest deliveries (at most `limit`), each with its event and every attempt. */
+    async recent(endpointId: string, limit: number) {
+      return db.query<{
+        id: string
+        status: 'pending' | 'delivered' | 'failed'
+        next_attempt_at: Date | null
+        event_id: string
+        type: WebhookEventType
+        payment: Record<string, unknown>
+        event_created_at: Date
+        merchant_id: string
+        merchant_name: string
+        logo_digest: string | null
+        attempts: { attempted_at: string; status_code: number | null; latency_ms: number; error: string | null }[]
+      }>(
+        `SELECT d.id::text AS id, d.status, d.next_attempt_at, e.id AS event_id, e.type, e.payment, e.created_at AS event_created_at,
+                m.id AS merchant_id, m.name AS merchant_name, m.logo_digest,
+                coalesce((SELECT json_agg(json_build_object('attempted_at', a.attempted_at, 'status_code', a.status_code,
+                                                            'latency_ms', a.latency_ms, 'error', a.error) ORDER BY a.id)
+                            FROM webhook_attempts a WHERE a.delivery_id = d.id), '[]') AS attempts
+           FROM webhook_deliveries d
+           JOIN webhook_events e ON e.id = d.event_id
+           JOIN merchants m ON m.id = e.merchant_id
+          WHERE d.endpoint_id = $1
+          ORDER BY d.id DESC
+          LIMIT $2`,
+        [endpointId, limit],
+      )
+    },
+  }
+}
+
+export type WebhookDeliveryStore = ReturnType<typeof webhookDeliveryStore>

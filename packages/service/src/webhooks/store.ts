@@ -1,0 +1,126 @@
+import type { WebhookEventType } from '@till/contract'
+import type { Queryable } from '../db/port.ts'
+import { newWebhookEndpointId } from '../domain/ids.ts'
+
+export type EndpointRecord = {
+  id: string
+  partnerId: string
+  merchantId: string
+  url: string
+  events: WebhookEventType[]
+  status: 'enabled' | 'disabled'
+  disabledReason: string | null
+  createdAt: Date
+  secretSealed: Uint8Array
+  previousSecretSealed: Uint8Array | null
+  previousSecretUntil: Date | null
+}
+
+type EndpointRow = {
+  id: string
+  partner_id: string
+  merchant_id: string
+  url: string
+  events: WebhookEventType[]
+  status: 'enabled' | 'disabled'
+  disabled_reason: string | null
+  created_at: Date
+  secret_sealed: Uint8Array
+  previous_secret_sealed: Uint8Array | null
+  previous_secret_until: Date | null
+}
+
+const ENDPOINT_COLUMNS = `id, partner_id, merchant_id, url, events, status, disabled_reason, created_at, secret_sealed,
+  previous_secret_sealed, previous_secret_until`
+
+const toEndpoint = (row: EndpointRow): EndpointRecord => ({
+  id: row.id,
+  partnerId: row.partner_id,
+  merchantId: row.merchant_id,
+  url: row.url,
+  events: row.events,
+  status: row.status,
+  disabledReason: row.disabled_reason,
+  createdAt: row.created_at,
+  secretSealed: row.secret_sealed,
+  previousSecretSealed: row.previous_secret_sealed,
+  previousSecretUntil: row.previous_secret_until,
+})
+
+/** A merchant's endpoints: every query is scoped to the merchant, so one merchant never reaches another's. */
+export function webhookEndpointStore(db: Queryable) {
+  return {
+    async create(input: {
+      partnerId: string
+      merchantId: string
+      url: string
+      events: readonly WebhookEventType[]
+      secretSealed: Buffer
+      now: Date
+    }) {
+      const [row] = await db.query<EndpointRow>(
+        `INSERT INTO webhook_endpoints (id, partner_id, merchant_id, url, events, secret_sealed, created_at)
+         VALUES ($1, $2, $3, $4, $5::text[], $6, $7) RETURNING ${ENDPOINT_COLUMNS}`,
+        [newWebhookEndpointId(), input.partnerId, input.merchantId, input.url, input.events, input.secretSealed, input.now],
+      )
+      if (!row) throw new Error('INSERT … RETURNING gave no row')
+      return toEndpoint(row)
+    },
+
+    async list(merchantId: string): Promise<EndpointRecord[]> {
+      const rows = await db.query<EndpointRow>(
+        `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE merchant_id = $1 AND deleted_at IS NULL
+          ORDER BY created_at DESC, id DESC`,
+        [merchantId],
+      )
+      return rows.map(toEndpoint)
+    },
+
+    async find(merchantId: string, id: string): Promise<EndpointRecord | undefined> {
+      const [row] = await db.query<EndpointRow>(
+        `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE id = $1 AND merchant_id = $2 AND deleted_at IS NULL`,
+        [id, merchantId],
+      )
+      return row && toEndpoint(row)
+    },
+
+    /** Soft delete: deliveries and attempts stay readable by id; nothing more is queued or sent. */
+    async delete(merchantId: string, id: string, now: Date): Promise<boolean> {
+      const rows = await db.query(
+        `UPDATE webhook_endpoints SET deleted_at = $3 WHERE id = $1 AND merchant_id = $2 AND deleted_at IS NULL RETURNING id`,
+        [id, merchantId, now],
+      )
+      if (rows.length > 0) {
+        await db.query(
+          `UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL WHERE endpoint_id = $1 AND status = 'pending'`,
+          [id],
+        )
+      }
+      return rows.length > 0
+    },
+
+    /** The new secret signs from now on; the current one also signs until `graceUntil`. */
+    async rotate(input: { merchantId: string; id: string; secretSealed: Buffer; graceUntil: Date }) {
+      const [row] = await db.query<EndpointRow>(
+        `UPDATE webhook_endpoints
+            SET previous_secret_sealed = secret_sealed, previous_secret_until = $4, secret_sealed = $3
+          WHERE id = $1 AND merchant_id = $2 AND deleted_at IS NULL
+          RETURNING ${ENDPOINT_COLUMNS}`,
+        [input.id, input.merchantId, input.secretSealed, input.graceUntil],
+      )
+      return row && toEndpoint(row)
+    },
+
+    async setStatus(input: { merchantId?: string; id: string; status: 'enabled' | 'disabled'; reason: string | null }) {
+      const [row] = await db.query<EndpointRow>(
+        `UPDATE webhook_endpoints SET status = $3, disabled_reason = $4
+          WHERE id = $1 AND ($2::text IS NULL OR merchant_id = $2) AND deleted_at IS NULL
+          RETURNING ${ENDPOINT_COLUMNS}`,
+        [input.id, input.merchantId ?? null, input.status, input.reason],
+      )
+      return row && toEndpoint(row)
+    },
+  }
+}
+
+export type WebhookEndpointStore = ReturnType<typeof webhookEndpointStore>

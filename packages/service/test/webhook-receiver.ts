@@ -1,0 +1,71 @@
+import https from 'node:https'
+import type { AddressInfo } from 'node:net'
+import selfsigned from 'selfsigned'
+
+export type Received = { headers: Record<string, string>; body: string }
+
+/** How the receiver answers one delivery: a status code, or 'hang' (never answers until closed). */
+export type Answer = number | 'hang'
+
+export type WebhookReceiver = {
+  url(path?: string): string
+  /** The answers to the next deliveries, in order; after them every delivery gets 200. */
+  answer(...answers: Answer[]): void
+  received: Received[]
+  ca: string
+  lookup: (hostname: string) => Promise<{ address: string; family: 4 | 6 }[]>
+  close(): Promise<void>
+}
+
+export const RECEIVER_HOST = 'hooks.corner-shop.com'
+
+/** A merchant's webhook endpoint: HTTPS on 127.0.0.1 with a certificate made at run time, as RECEIVER_HOST. */
+export async function startWebhookReceiver(): Promise<WebhookReceiver> {
+  const pems = await selfsigned.generate([{ name: 'commonName', value: RECEIVER_HOST }], {
+    keyType: 'ec',
+    algorithm: 'sha256',
+    extensions: [
+      { name: 'basicConstraints', cA: true },
+      { name: 'keyUsage', digitalSignature: true, keyCertSign: true, critical: true },
+      { name: 'extKeyUsage', serverAuth: true },
+      {
+        name: 'subjectAltName',
+        altNames: [
+          { type: 2 as const, value: RECEIVER_HOST },
+          { type: 7 as const, ip: '127.0.0.1' },
+        ],
+      },
+    ],
+  })
+  const received: Received[] = []
+  let answers: Answer[] = []
+  const server = https.createServer({ key: pems.private, cert: pems.cert }, (request, response) => {
+    const chunks: Buffer[] = []
+    request.on('data', (chunk: Buffer) => chunks.push(chunk))
+    request.on('end', () => {
+      const headers = Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, String(value)]))
+      received.push({ headers, body: Buffer.concat(chunks).toString('utf8') })
+      const answer = answers.shift() ?? 200
+      if (answer !== 'hang') response.writeHead(answer).end()
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    url: (path = '/webhooks') => `https://${RECEIVER_HOST}:${port}${path}`,
+    answer: (...next) => {
+      answers = next
+    },
+    received,
+    ca: pems.cert,
+    lookup: async (hostname) => {
+      if (hostname === RECEIVER_HOST) return [{ address: '127.0.0.1', family: 4 }]
+      throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' })
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+  }
+}
