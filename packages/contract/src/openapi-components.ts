@@ -49,6 +49,18 @@ import { SimulateOutcome, SimulatePaymentRequest } from './sandbox.ts'
 import { ListingPaymentStatus, MerchantPaymentStatus } from './status.ts'
 import { ApiVersion } from './versions.ts'
 import { AppId, PayingWallet, WalletClientId } from './wallet-app.ts'
+import {
+  CreateWebhookEndpointRequest,
+  WebhookAttempt,
+  WebhookDelivery,
+  WebhookDeliveryList,
+  WebhookEndpoint,
+  WebhookEndpointList,
+  WebhookEndpointStatus,
+  WebhookEndpointWithSecret,
+  WebhookEvent,
+  WebhookEventType,
+} from './webhooks.ts'
 
 export type Json = Record<string, unknown>
 
@@ -110,6 +122,17 @@ export const COMPONENT_SCHEMAS: readonly z.ZodType[] = [
   WalletClientId,
   PayingWallet,
   SimulatePaymentRequest,
+  // webhooks (an extension: spec section 6 leaves them "not shown")
+  WebhookEventType,
+  WebhookEvent,
+  CreateWebhookEndpointRequest,
+  WebhookEndpointStatus,
+  WebhookEndpoint,
+  WebhookEndpointWithSecret,
+  WebhookEndpointList,
+  WebhookAttempt,
+  WebhookDelivery,
+  WebhookDeliveryList,
 ]
 
 export const ref = (id: string): Json => ({ $ref: `#/components/schemas/${id}` })

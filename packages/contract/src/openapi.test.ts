@@ -67,6 +67,12 @@ const EXPECTED_PATHS: Record<string, string[]> = {
   '/v1/merchants/payments': ['get'],
   '/v1/merchants': ['post'],
   '/v1/merchants/{merchantId}': ['patch'],
+  '/v1/webhook-endpoints': ['post', 'get'],
+  '/v1/webhook-endpoints/{endpointId}': ['delete'],
+  '/v1/webhook-endpoints/{endpointId}/rotate-secret': ['post'],
+  '/v1/webhook-endpoints/{endpointId}/enable': ['post'],
+  '/v1/webhook-endpoints/{endpointId}/deliveries': ['get'],
+  '/v1/webhook-endpoints/{endpointId}/deliveries/{deliveryId}/redeliver': ['post'],
 }
 const SANDBOX_PATH = '/v1/sandbox/payments/{paymentId}/simulate'
 const SANDBOX_PATHS: Record<string, string[]> = {

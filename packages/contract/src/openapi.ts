@@ -12,22 +12,15 @@ import { CAIP2_PATTERN } from './caip.ts'
 import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, REFERENCE_ID_FILTER_PATTERN } from './listing-query.ts'
 import { API_VERSIONS, DEFAULT_API_VERSION } from './versions.ts'
 
+import { errors, jsonBody, jsonResponse, pathParam, versionParam } from './openapi-parts.ts'
+import { webhookPaths } from './openapi-webhooks.ts'
+
 export { COMPONENT_SCHEMAS } from './openapi-components.ts'
 
 const versionHeader: Json = {
   description: 'API version resolved for this request.',
   schema: ref('ApiVersion'),
 }
-
-function jsonResponse(description: string, schemaRef: Json, headers: Json = {}): Json {
-  return {
-    description,
-    headers: { [API_VERSION_HEADER]: { $ref: '#/components/headers/PayVersion' }, ...headers },
-    content: { 'application/json': { schema: schemaRef } },
-  }
-}
-
-const errorResponse = (status: number): Json => ({ $ref: `#/components/responses/Error${status}` })
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Invalid request. Codes: invalid_params, params_validation, invalid_api_version, unknown_api_version, api_version_downgrade, missing_idempotency_key, bad_request.',
@@ -43,21 +36,6 @@ const retryAfterHeader: Json = {
   description: 'Seconds to wait before the next request.',
   schema: { type: 'integer', minimum: 1 },
 }
-
-// Every operation is under /v1, and every /v1 request counts against the rate limits.
-function errors(...statuses: number[]): Json {
-  return Object.fromEntries([...statuses, 429].map((s) => [String(s), errorResponse(s)]))
-}
-
-const pathParam = (name: string, schemaId: string, description: string): Json => ({
-  name,
-  in: 'path',
-  required: true,
-  description,
-  schema: ref(schemaId),
-})
-
-const versionParam: Json = { $ref: '#/components/parameters/PayVersion' }
 
 function listQueryParameters(options: { merchantFilter: boolean } = { merchantFilter: true }): Json[] {
   const query = (name: string, schema: Json, description: string, extra: Json = {}): Json => ({
@@ -122,10 +100,6 @@ const LOGO_DESCRIPTION =
   '(JPEG, PNG, WebP or AVIF by content; 500 to 4096 px a side; square within 5 %). Any refusal is 400 params_validation ' +
   'with an issue on iconUrl saying what was wrong. The accepted image is re-encoded and served by Till at its own URL, ' +
   "which becomes the merchant's iconUrl."
-
-function jsonBody(schemaRef: Json): Json {
-  return { required: true, content: { 'application/json': { schema: schemaRef } } }
-}
 
 export type OpenApiOptions = { serverUrl?: string; sandbox?: boolean }
 
@@ -253,6 +227,8 @@ export function createOpenApiDocument(options: OpenApiOptions = {}): Record<stri
       },
     },
   }
+
+  Object.assign(paths, webhookPaths(merchantAuth))
 
   if (options.sandbox === true) {
     paths['/v1/sandbox/payments/{paymentId}/simulate'] = {
