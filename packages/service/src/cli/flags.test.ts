@@ -118,6 +118,10 @@ const REQUIRED: Record<string, string[]> = {
   'api-key revoke': ['--partner', 'par_1'],
   'merchant create': ['--partner', 'par_1', '--name', 'Corner Shop', '--email', 'shop@example.com'],
   'app create': ['--partner', 'par_1', '--name', 'Pocket Wallet'],
+  'webhooks list': ['--merchant', 'mer_1'],
+  'webhooks deliveries': ['--merchant', 'mer_1', '--endpoint', 'we_1'],
+  'webhooks redeliver': ['--merchant', 'mer_1', '--endpoint', 'we_1', '--delivery', '1'],
+  'webhooks enable': ['--merchant', 'mer_1', '--endpoint', 'we_1'],
 }
 
 describe.each(Object.entries(ADMIN_COMMANDS))('till %s', (command, spec) => {

@@ -1,4 +1,5 @@
-import { ADMIN_COMMANDS, runAdminCommand } from './admin.ts'
+import { ADMIN_COMMANDS } from './admin.ts'
+import { runAdminCommand } from './admin-command.ts'
 import { UsageError } from './args.ts'
 import { serve } from './serve.ts'
 
@@ -12,6 +13,7 @@ Commands:
   api-key revoke    Revoke a partner's API keys
   merchant create   Create a merchant of a partner
   app create        Register a wallet app with a partner (its App-Id)
+  webhooks list     A merchant's webhook endpoints (also: deliveries, redeliver, enable)
 
 Run \`till <command> --help\` for a command's options.
 `
