@@ -4,6 +4,7 @@ import { MerchantPayments } from './resources/merchant-payments.ts'
 import { Merchants } from './resources/merchants.ts'
 import { Payments } from './resources/payments.ts'
 import { Sandbox } from './resources/sandbox.ts'
+import { WebhookEndpoints } from './resources/webhook-endpoints.ts'
 
 /**
  * The typed client of the Till API (the Pay service interface). One instance per API key; it keeps
@@ -25,6 +26,8 @@ export class TillClient {
   readonly merchants: Merchants
   /** The partner's payment reads (spec 4.4). */
   readonly payments: Payments
+  /** The merchant's webhook endpoints and their deliveries (needs a `merchantId`). */
+  readonly webhookEndpoints: WebhookEndpoints
   /** The sandbox's test hooks: simulate an outcome, confirm a held transaction, reach a deadline. */
   readonly sandbox: Sandbox
   readonly #core: RequestCore
@@ -41,6 +44,7 @@ export class TillClient {
     this.merchants = new Merchants(this.#core)
     this.payments = new Payments(this.#core)
     this.sandbox = new Sandbox(this.#core)
+    this.webhookEndpoints = new WebhookEndpoints(this.#core)
   }
 
   /**

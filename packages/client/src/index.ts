@@ -21,5 +21,6 @@ export type { CreatedPayment, CreatePaymentParams, MerchantPayments } from './re
 export type { CreatedMerchant, CreateMerchantOptions, Merchants } from './resources/merchants.ts'
 export type { Payments } from './resources/payments.ts'
 export type { Sandbox } from './resources/sandbox.ts'
+export type { WebhookEndpoints } from './resources/webhook-endpoints.ts'
 export type { ResponseMeta, TillResponse } from './response.ts'
 export type { RetryTuning } from './retry.ts'

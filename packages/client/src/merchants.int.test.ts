@@ -51,3 +51,22 @@ describe('merchants', () => {
     await expect(till.merchants.update('mer_nobody', { merchantName: 'x' })).rejects.toThrow(TillNotFoundError)
   })
 })
+
+describe('webhookEndpoints', () => {
+  it('registers, lists, rotates and deletes an endpoint of the merchant', async () => {
+    const merchantTill = new TillClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, merchantId: sandbox.merchantId })
+    try {
+      const created = await merchantTill.webhookEndpoints.create({ url: 'https://localhost:9/hooks', events: ['payment.succeeded'] })
+      expect(created.secret).toMatch(/^whsec_/)
+      expect((await merchantTill.webhookEndpoints.list()).data.map((e) => e.id)).toContain(created.endpoint.id)
+      const rotated = await merchantTill.webhookEndpoints.rotateSecret(created.endpoint.id)
+      expect(rotated.secret).not.toBe(created.secret)
+      expect((await merchantTill.webhookEndpoints.deliveries(created.endpoint.id)).data).toEqual([])
+      await merchantTill.webhookEndpoints.delete(created.endpoint.id)
+      expect((await merchantTill.webhookEndpoints.list()).data.map((e) => e.id)).not.toContain(created.endpoint.id)
+      await expect(merchantTill.webhookEndpoints.enable(created.endpoint.id)).rejects.toThrow(TillNotFoundError)
+    } finally {
+      await merchantTill.close()
+    }
+  })
+})

@@ -154,7 +154,8 @@ export class RequestCore {
       const error = errorFromResponse({ status, headers, body: response.body, retryAfterMs, ...request })
       return { ok: false, error, failure: { kind: 'status', status, retryAfterMs } }
     }
-    const json = parseJson(response.body)
+    // 204 No Content (a delete) has no body to parse.
+    const json = status === 204 ? { ok: true as const, value: undefined } : parseJson(response.body)
     const parsed = json.ok ? schema.safeParse(json.value) : undefined
     if (parsed?.success) return { ok: true, result: { data: parsed.data, meta: responseMeta(status, headers, request) } }
     const issues = parsed ? toErrorIssues(parsed.error, 'response') : [{ field: 'response', message: 'is not JSON' }]
