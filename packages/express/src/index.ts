@@ -1,5 +1,16 @@
 // Public surface of @till/express.
 export { MerchantError, type MerchantErrorCode } from './errors.ts'
-export type { CheckoutUrls, PayRouterOptions } from './options.ts'
-export { memoryOrderStore, type OrderStore, type PayableOrder } from './orders.ts'
+export type {
+  CheckoutUrls,
+  FulfilmentOptions,
+  PayRouterOptions,
+  TillSettings,
+  WebhookOptions,
+  WebhookRouterOptions,
+} from './options.ts'
+export { type MemoryOrderStoreOptions, memoryOrderStore, type OrderStore, type PayableOrder } from './orders.ts'
+export { type Reconciler, type ReconcilerOptions, type ReconcileRun, reconciler } from './reconcile.ts'
 export { payRouter } from './router.ts'
+export { WEBHOOK_TOLERANCE_SECONDS } from './signature.ts'
+export { type MemoryWebhookIdStoreOptions, memoryWebhookIdStore, type WebhookIdStore } from './webhook-ids.ts'
+export { UnmatchedPaymentError, webhookRouter } from './webhooks.ts'

@@ -1,6 +1,7 @@
 // The Express router a merchant backend mounts, e.g. `app.use('/pay', payRouter({...}))`:
 //   POST /checkout  creates (or returns again) the payment of one of the shop's orders;
-//   GET  /verify    checks the buyer's return and reports the order's payment status.
+//   GET  /verify    checks the buyer's return and reports the order's payment status;
+//   POST /webhooks  with a `webhookSecret`: Till's signed event deliveries (see webhooks.ts).
 // The wire format is the merchant protocol of `@till/contract`, which <pay-button> and <pay-return> speak.
 import { toErrorIssues } from '@till/contract'
 import type { CreatePaymentReply } from '@till/contract'
@@ -11,6 +12,7 @@ import { errorHandler, MerchantError, wantsHtml } from './errors.ts'
 import { settle, type PayRouterOptions } from './options.ts'
 import type { PayableOrder } from './orders.ts'
 import { verifyReturn, VerifyQuery } from './verify-return.ts'
+import { settleWebhooks, webhookHandlers } from './webhooks.ts'
 
 const CheckoutBody = z.object({
   orderId: z.string({ error: 'is required: the id of the order to pay' }).min(1, { error: 'must not be empty' }).max(255),
@@ -42,6 +44,10 @@ export function payRouter<O extends PayableOrder>(options: PayRouterOptions<O>):
     const reply = await verifyReturn(context, parse(VerifyQuery, request.query, 'query'))
     response.set('Cache-Control', 'no-store').json(reply)
   })
+
+  // The same handlers as webhookRouter's, on the same context: one fulfilment path whichever comes first.
+  if (options.webhookSecret !== undefined)
+    router.post('/webhooks', ...webhookHandlers(context, settleWebhooks(options, context, 'payRouter')))
 
   router.use(errorHandler(context.onError))
   return router

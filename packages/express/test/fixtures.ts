@@ -5,12 +5,12 @@ import { once } from 'node:events'
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { SimulateOutcome } from '@till/contract'
-import express, { type Express } from 'express'
+import express, { type Express, type RequestHandler } from 'express'
 import { TILL_BIN } from '@till/service/spawn'
 import { openTestDatabase, type TestDatabase } from '@till/service/test-fixtures'
 import { type SandboxTill, startSandboxTill } from '@till/testing'
 import { afterAll, beforeAll } from 'vitest'
-import { memoryOrderStore, type PayableOrder } from '../src/orders.ts'
+import { memoryOrderStore, type OrderStore, type PayableOrder } from '../src/orders.ts'
 import { payRouter } from '../src/router.ts'
 import type { PayRouterOptions } from '../src/options.ts'
 
@@ -24,6 +24,8 @@ export interface Shop {
   /** http://127.0.0.1:<port>, the router mounted at /pay. */
   origin: string
   orders: Map<string, ShopOrder>
+  /** The order store the router was given. */
+  store: OrderStore<ShopOrder>
   /** Every onPaid call, in order. */
   fulfilled: { orderId: string; paymentId: string }[]
   errors: unknown[]
@@ -39,7 +41,14 @@ export interface TillWorld {
   payment(paymentId: string): Promise<Record<string, unknown> | undefined>
   simulate(paymentId: string, outcome: SimulateOutcome): Promise<void>
   /** A merchant backend on this Till; `options` override the defaults (store, return URL, hooks). */
-  shop(options?: Partial<PayRouterOptions<ShopOrder>>): Promise<Shop>
+  shop(options?: Partial<PayRouterOptions<ShopOrder>>, setup?: ShopSetup): Promise<Shop>
+}
+
+export interface ShopSetup {
+  /** App-level middleware mounted before the router, as a shop's own code might. */
+  before?: RequestHandler[]
+  /** The order store over the shop's Map; `memoryOrderStore(orders)` by default. */
+  store?: (orders: Map<string, ShopOrder>) => OrderStore<ShopOrder>
 }
 
 let sequence = 0
@@ -66,16 +75,18 @@ export function useTill(): TillWorld {
   world.simulate = async (paymentId, outcome) => {
     await sandbox?.client.sandbox.simulate(paymentId, outcome)
   }
-  world.shop = async (options = {}) => {
+  world.shop = async (options = {}, setup = {}) => {
     const orders = new Map<string, ShopOrder>()
+    const store = setup.store?.(orders) ?? memoryOrderStore(orders)
     const fulfilled: Shop['fulfilled'] = []
     const errors: unknown[] = []
     const app: Express = express()
+    for (const handler of setup.before ?? []) app.use(handler)
     app.use(
       '/pay',
       payRouter<ShopOrder>({
         till: { baseUrl: world.baseUrl, apiKey: world.account.apiKey, merchantId: world.account.merchantId },
-        orders: memoryOrderStore(orders),
+        orders: store,
         returnUrl: RETURN_URL,
         onPaid: (order, paymentId) => {
           fulfilled.push({ orderId: order.id, paymentId })
@@ -90,6 +101,7 @@ export function useTill(): TillWorld {
     const shop: Shop = {
       origin: `http://127.0.0.1:${port}`,
       orders,
+      store,
       fulfilled,
       errors,
       order(value, currency = 'EUR') {
