@@ -16,6 +16,8 @@ export interface DemoDeps {
   shopDir: string
   /** The shop's logo (PNG), served at LOGO_PATH: Till imported it when the shop registered. */
   logo?: Buffer
+  /** The signing secret of the shop's webhook endpoint at Till: the pay router then takes POST /pay/webhooks. */
+  webhookSecret?: string
   book?: OrderBook
   log?: (message: string, error?: unknown) => void
 }
@@ -95,6 +97,8 @@ export function createDemoApp(deps: DemoDeps): Express {
         order.fulfilments.push({ at: new Date(), paymentId })
       },
       onError: (error) => log('[demo] payment error', error),
+      // Till tells the shop of payments itself, so orders are paid even when the buyer never comes back.
+      ...(deps.webhookSecret ? { webhookSecret: deps.webhookSecret } : {}),
     }),
   )
 

@@ -1,6 +1,7 @@
 // The shop's brand: "Till Tea" and its logo. The logo is drawn as SVG and rendered to a 1024 px PNG at
 // start, since a merchant logo must be PNG, JPEG, WebP or AVIF (spec 8.2). The shop serves it over its own
-// HTTPS, and registers itself with Till through POST /v1/merchants, which fetches and keeps a copy.
+// HTTPS, and registers itself with Till through POST /v1/merchants, which fetches and keeps a copy. Then it
+// registers its webhook endpoint, so Till tells it of payments whether or not the buyer comes back.
 import { readFile } from 'node:fs/promises'
 import type { CreatedMerchant, TillClient } from '@till/client'
 import sharp from 'sharp'
@@ -15,6 +16,9 @@ export async function renderLogo(): Promise<Buffer> {
   return sharp(svg, { density: 72 }).resize(1024, 1024).png().toBuffer()
 }
 
+/** Where the shop's pay router takes Till's webhooks (payRouter mounts them at /pay/webhooks). */
+export const WEBHOOK_PATH = '/pay/webhooks'
+
 /**
  * Registers the shop as a merchant of the sandbox partner, logo included. The key makes a restarted
  * registration (same data) replay instead of creating a second merchant.
@@ -24,4 +28,10 @@ export async function registerShop(till: TillClient, shopUrl: string): Promise<C
     { merchantName: SHOP_NAME, merchantEmail: SHOP_EMAIL, iconUrl: `${shopUrl}${LOGO_PATH}` },
     { idempotencyKey: `demo-shop ${shopUrl}` },
   )
+}
+
+/** Registers the shop's webhook endpoint for its merchant, and returns the signing secret (shown only now). */
+export async function registerWebhooks(till: TillClient, shopUrl: string, merchantId: string): Promise<string> {
+  const { secret } = await till.webhookEndpoints.create({ url: `${shopUrl}${WEBHOOK_PATH}` }, { merchantId })
+  return secret
 }
