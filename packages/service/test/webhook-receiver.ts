@@ -2,10 +2,13 @@ import https from 'node:https'
 import type { AddressInfo } from 'node:net'
 import selfsigned from 'selfsigned'
 
-export type Received = { headers: Record<string, string>; body: string }
+export type Received = { path: string; headers: Record<string, string>; body: string }
 
-/** How the receiver answers one delivery: a status code, or 'hang' (never answers until closed). */
-export type Answer = number | 'hang'
+/**
+ * How the receiver answers one delivery: a status code, one with headers (a redirect's Location), or 'hang'
+ * (never answers until closed).
+ */
+export type Answer = number | { status: number; headers: Record<string, string> } | 'hang'
 
 export type WebhookReceiver = {
   url(path?: string): string
@@ -14,13 +17,20 @@ export type WebhookReceiver = {
   received: Received[]
   ca: string
   lookup: (hostname: string) => Promise<{ address: string; family: 4 | 6 }[]>
+  /** Stops listening, so connections are refused (an endpoint that is down), until `up`. */
+  down(): Promise<void>
+  /** Listens again, on the same port: the endpoint's URL is unchanged. */
+  up(): Promise<void>
   close(): Promise<void>
 }
 
 export const RECEIVER_HOST = 'hooks.corner-shop.com'
 
-/** A merchant's webhook endpoint: HTTPS on 127.0.0.1 with a certificate made at run time, as RECEIVER_HOST. */
-export async function startWebhookReceiver(): Promise<WebhookReceiver> {
+/**
+ * A merchant's webhook endpoint: HTTPS on 127.0.0.1 with a certificate made at run time, as RECEIVER_HOST.
+ * `onReceived` is told of each delivery as it arrives, before it is answered (the bench times arrivals).
+ */
+export async function startWebhookReceiver(options: { onReceived?: (received: Received) => void } = {}): Promise<WebhookReceiver> {
   const pems = await selfsigned.generate([{ name: 'commonName', value: RECEIVER_HOST }], {
     keyType: 'ec',
     algorithm: 'sha256',
@@ -44,13 +54,21 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     request.on('data', (chunk: Buffer) => chunks.push(chunk))
     request.on('end', () => {
       const headers = Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, String(value)]))
-      received.push({ headers, body: Buffer.concat(chunks).toString('utf8') })
+      const delivery = { path: request.url ?? '', headers, body: Buffer.concat(chunks).toString('utf8') }
+      received.push(delivery)
+      options.onReceived?.(delivery)
       const answer = answers.shift() ?? 200
-      if (answer !== 'hang') response.writeHead(answer).end()
+      if (typeof answer === 'number') response.writeHead(answer).end()
+      else if (answer !== 'hang') response.writeHead(answer.status, answer.headers).end()
     })
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const { port } = server.address() as AddressInfo
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections()
+      server.close(() => resolve())
+    })
   return {
     url: (path = '/webhooks') => `https://${RECEIVER_HOST}:${port}${path}`,
     answer: (...next) => {
@@ -62,10 +80,8 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
       if (hostname === RECEIVER_HOST) return [{ address: '127.0.0.1', family: 4 }]
       throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' })
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections()
-        server.close(() => resolve())
-      }),
+    down: () => stop(),
+    up: () => new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve)),
+    close: () => stop(),
   }
 }

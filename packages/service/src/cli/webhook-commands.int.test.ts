@@ -1,12 +1,8 @@
 import { WebhookEndpointWithSecret } from '@till/contract'
 import { afterAll, beforeEach, describe, expect, it } from 'vitest'
-import { type Account, CHECKOUT_URL, createAccount, createBody, silentLog, testClock, useTestApp } from '../../test/fixtures.ts'
+import { type Account, createAccount, createBody, testClock, useTestApp } from '../../test/fixtures.ts'
+import { handDispatcher } from '../../test/webhook-fixtures.ts'
 import { startWebhookReceiver } from '../../test/webhook-receiver.ts'
-import { logoUrls } from '../logos/urls.ts'
-import { serviceSecret } from '../store/secrets.ts'
-import { webhookDispatcher } from '../webhooks/dispatcher.ts'
-import { secretSealer } from '../webhooks/secrets.ts'
-import { webhookSender } from '../webhooks/sender.ts'
 import { ADMIN_COMMANDS } from './admin.ts'
 
 const clock = testClock()
@@ -49,15 +45,7 @@ describe('till webhooks', () => {
       headers: account.headers,
       payload: { outcome: 'failed' },
     })
-    const dispatcher = webhookDispatcher({
-      db: ctx.tdb.db,
-      clock,
-      sealer: secretSealer(await serviceSecret(ctx.tdb.db, 'webhook_secret_key', clock.now())),
-      logoUrl: logoUrls(() => CHECKOUT_URL),
-      send: webhookSender({ policy: { allowLoopback: true }, ...outbound }),
-      log: silentLog,
-      intervalMs: 60_000,
-    })
+    const dispatcher = await handDispatcher(ctx.tdb.db, clock, { outbound })
     await dispatcher.runOnce()
 
     const shown = await till('webhooks deliveries', '--merchant', account.merchantId, '--endpoint', endpoint.id)

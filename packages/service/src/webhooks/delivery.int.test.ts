@@ -1,13 +1,9 @@
 import { ErrorBody, WebhookDeliveryList, WebhookEndpointList, WebhookEndpointWithSecret, WebhookEvent } from '@till/contract'
 import { Webhook } from 'standardwebhooks'
 import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest'
-import { type Account, CHECKOUT_URL, createAccount, createBody, silentLog, testClock, useTestApp } from '../../test/fixtures.ts'
+import { type Account, createAccount, createBody, testClock, useTestApp } from '../../test/fixtures.ts'
+import { handDispatcher } from '../../test/webhook-fixtures.ts'
 import { startWebhookReceiver } from '../../test/webhook-receiver.ts'
-import { logoUrls } from '../logos/urls.ts'
-import { serviceSecret } from '../store/secrets.ts'
-import { webhookDispatcher } from './dispatcher.ts'
-import { secretSealer } from './secrets.ts'
-import { webhookSender } from './sender.ts'
 
 // Sandbox mode: the receiver is HTTPS on 127.0.0.1 (as hooks.corner-shop.com, through the injected lookup).
 const clock = testClock()
@@ -23,19 +19,7 @@ beforeEach(async () => {
   receiver.answer()
 })
 
-/** One service instance's dispatcher, run by hand: tests decide when deliveries go out. */
-async function dispatcher() {
-  return webhookDispatcher({
-    db: ctx.tdb.db,
-    clock,
-    sealer: secretSealer(await serviceSecret(ctx.tdb.db, 'webhook_secret_key', clock.now())),
-    logoUrl: logoUrls(() => CHECKOUT_URL),
-    send: webhookSender({ policy: { allowLoopback: true }, ...outbound }),
-    log: silentLog,
-    intervalMs: 60_000,
-    random: () => 0.5,
-  })
-}
+const dispatcher = () => handDispatcher(ctx.tdb.db, clock, { outbound })
 
 async function register(body: Record<string, unknown> = { url: receiver.url() }) {
   const response = await ctx.app.inject({ method: 'POST', url: '/v1/webhook-endpoints', headers: account.headers, payload: body })

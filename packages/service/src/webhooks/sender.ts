@@ -1,6 +1,6 @@
 import { request } from 'undici'
 import type { AddressPolicy } from '../net/public-address.ts'
-import { defaultLookup, type LookupAll, pinnedConnections, reasonOf, TargetRefused } from '../net/pinned.ts'
+import { defaultLookup, type LookupAll, pinnedPools, reasonOf, TargetRefused } from '../net/pinned.ts'
 
 export type SendResult = { statusCode: number | null; latencyMs: number; error: string | null }
 
@@ -13,32 +13,40 @@ export type WebhookSendOptions = {
   ca?: string[] | undefined
   /** Per attempt, connection to last byte: 10 s (issue 13). */
   timeoutMs?: number
+  /** Test hook: called with the address and port of each new connection (one may serve many attempts). */
   onDial?: ((address: string, port: number) => void) | undefined
+  /**
+   * Test hook: aborting it ends the attempt in flight as its deadline would, so a test of the timeout never
+   * waits 10 s (every later attempt of this sender then fails at once too).
+   */
+  signal?: AbortSignal | undefined
 }
 
 /**
  * POSTs one delivery: to a public address only (the same guard as logos, checked again at every attempt since
  * DNS may have changed), no redirects followed (a 3xx is a failed attempt), 10 s in all. Any 2xx delivers.
+ * Connections are kept alive between attempts, per host name and checked address (`pinnedPools`): a TLS
+ * handshake per attempt capped a backlog's dispatch at about 300 a second (bench/webhooks).
  */
 export function webhookSender(options: WebhookSendOptions): WebhookSender {
   const timeoutMs = options.timeoutMs ?? 10_000
+  const pools = pinnedPools({
+    policy: options.policy,
+    lookup: options.lookup ?? defaultLookup,
+    ca: options.ca,
+    connectTimeoutMs: timeoutMs,
+    onDial: options.onDial,
+    label: 'webhook URL',
+  })
   return async (target, headers, body) => {
     const started = performance.now()
     const latency = () => Math.round(performance.now() - started)
-    const deadline = AbortSignal.timeout(timeoutMs)
-    const connections = pinnedConnections({
-      policy: options.policy,
-      lookup: options.lookup ?? defaultLookup,
-      ca: options.ca,
-      connectTimeoutMs: timeoutMs,
-      onDial: options.onDial,
-      label: 'webhook URL',
-    })
+    const timeout = AbortSignal.timeout(timeoutMs)
+    const deadline = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout
     try {
       const url = new URL(target)
-      await connections.check(url, deadline)
       const response = await request(url, {
-        dispatcher: connections.dispatcher,
+        dispatcher: await pools.dispatcherFor(url, deadline),
         method: 'POST',
         headers: { ...headers, 'content-type': 'application/json', 'user-agent': 'Till-webhooks' },
         body,
@@ -55,8 +63,6 @@ export function webhookSender(options: WebhookSendOptions): WebhookSender {
             ? `no answer within ${timeoutMs / 1000} s`
             : `could not reach the endpoint: ${reasonOf(error)}`
       return { statusCode: null, latencyMs: latency(), error: message }
-    } finally {
-      connections.destroy()
     }
   }
 }

@@ -1,0 +1,201 @@
+// Webhook deliveries survive what goes wrong between a status change and the merchant's 2xx: an endpoint
+// that is down, fails, or hangs for a while (a dispatcher run by hand on the test clock), and a `till serve`
+// killed with SIGKILL while its deliveries are in flight (the real CLI on its default embedded engine).
+// Two dispatching instances and bad signatures are covered in delivery.int.test.ts and packages/express.
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { type TillReadyLine, WebhookDeliveryList, WebhookEndpointWithSecret, WebhookEvent } from '@till/contract'
+import { Webhook } from 'standardwebhooks'
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
+import { type Account, createAccount, createBody, testClock, useTestApp } from '../../test/fixtures.ts'
+import { handDispatcher } from '../../test/webhook-fixtures.ts'
+import { RECEIVER_HOST, startWebhookReceiver } from '../../test/webhook-receiver.ts'
+import { type RunningTill, startTill } from '../cli/till-process.test-helper.ts'
+import { webhookSender } from './sender.ts'
+
+const receiver = await startWebhookReceiver()
+afterAll(() => receiver.close())
+
+beforeEach(() => {
+  receiver.received.length = 0
+  receiver.answer()
+})
+
+const eventOf = (index: number) => WebhookEvent.parse(JSON.parse(receiver.received[index]?.body ?? 'null'))
+
+describe('an endpoint that is down, fails and hangs before it answers', () => {
+  const clock = testClock()
+  const outbound = { lookup: receiver.lookup, ca: [receiver.ca] }
+  const ctx = useTestApp({ clock, config: { sandbox: true }, outbound })
+  let account: Account
+  beforeEach(async () => {
+    account = await createAccount(ctx.tdb.db, { sandbox: true })
+  })
+
+  it('retries through a refused connection, a 500 and a timeout, and is delivered once a 2xx comes', async () => {
+    const registered = await ctx.app.inject({
+      method: 'POST',
+      url: '/v1/webhook-endpoints',
+      headers: account.headers,
+      payload: { url: receiver.url() },
+    })
+    const { endpoint, secret } = WebhookEndpointWithSecret.parse(registered.json())
+    const created = await ctx.app.inject({ method: 'POST', url: '/v1/merchant/payment', headers: account.headers, payload: createBody() })
+    const { paymentId } = created.json<{ paymentId: string }>()
+    const failed = await ctx.app.inject({
+      method: 'POST',
+      url: `/v1/sandbox/payments/${paymentId}/simulate`,
+      headers: account.headers,
+      payload: { outcome: 'failed' },
+    })
+    expect(failed.statusCode, failed.body).toBe(200)
+
+    // Each attempt gets a deadline of its own that the test can end, as 10 s of silence would.
+    let deadline = new AbortController()
+    const dispatcher = await handDispatcher(ctx.tdb.db, clock, {
+      send: (url, headers, body) => {
+        deadline = new AbortController()
+        return webhookSender({ policy: { allowLoopback: true }, ...outbound, signal: deadline.signal })(url, headers, body)
+      },
+    })
+    const delivery = async () => {
+      const response = await ctx.app.inject({ url: `/v1/webhook-endpoints/${endpoint.id}/deliveries`, headers: account.headers })
+      const [only, ...others] = WebhookDeliveryList.parse(response.json()).data
+      expect(others).toEqual([])
+      if (!only) throw new Error('no delivery')
+      return only
+    }
+
+    // 1. Nothing listens: the connection is refused.
+    await receiver.down()
+    expect(await dispatcher.runOnce()).toBe(1)
+    expect(await delivery()).toMatchObject({ status: 'pending', nextAttemptAt: new Date(clock.now().getTime() + 5_000).toISOString() })
+
+    // 2. Up again, but failing.
+    await receiver.up()
+    receiver.answer(500, 'hang')
+    clock.advance(5_000)
+    expect(await dispatcher.runOnce()).toBe(1)
+    expect((await delivery()).nextAttemptAt).toBe(new Date(clock.now().getTime() + 300_000).toISOString())
+
+    // 3. Takes the request and never answers: the attempt ends at its deadline.
+    clock.advance(300_000)
+    const third = dispatcher.runOnce()
+    await vi.waitFor(() => expect(receiver.received).toHaveLength(2))
+    deadline.abort()
+    expect(await third).toBe(1)
+    expect((await delivery()).nextAttemptAt).toBe(new Date(clock.now().getTime() + 1_800_000).toISOString())
+
+    // 4. Answers 200: delivered, and nothing is sent again.
+    clock.advance(1_799_999)
+    expect(await dispatcher.runOnce()).toBe(0)
+    clock.advance(1)
+    expect(await dispatcher.runOnce()).toBe(1)
+    clock.advance(7_200_000)
+    expect(await dispatcher.runOnce()).toBe(0)
+
+    const done = await delivery()
+    expect(done).toMatchObject({ status: 'delivered', nextAttemptAt: null })
+    expect(done.attempts.map(({ statusCode, error }) => ({ statusCode, error }))).toEqual([
+      { statusCode: null, error: expect.stringMatching(/^could not reach the endpoint: .*ECONNREFUSED/) },
+      { statusCode: 500, error: 'HTTP 500' },
+      { statusCode: null, error: 'no answer within 10 s' },
+      { statusCode: 200, error: null },
+    ])
+    // The three that arrived are one event, signed afresh each time; the last verifies as a receiver would.
+    expect(receiver.received).toHaveLength(3)
+    expect(new Set(receiver.received.map((r) => r.headers['webhook-id']))).toEqual(new Set([done.event.id]))
+    vi.useFakeTimers({ toFake: ['Date'] })
+    vi.setSystemTime(new Date(done.attempts[3]?.attemptedAt ?? 0))
+    try {
+      const verified = WebhookEvent.parse(new Webhook(secret).verify(receiver.received[2]?.body ?? '', receiver.received[2]?.headers ?? {}))
+      expect(verified).toMatchObject({ id: done.event.id, type: 'payment.failed', data: { paymentId } })
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+})
+
+// Each `till serve` starts its own PostgreSQL server: seconds on a busy 2-core machine.
+const PROCESS_TEST_TIMEOUT = 120_000
+
+describe('till serve killed with SIGKILL while deliveries are in flight', () => {
+  let root: string
+  let caFile: string
+  const running: RunningTill[] = []
+  beforeAll(async () => {
+    root = await mkdtemp(join(tmpdir(), 'till-webhooks-'))
+    // As root, Till runs PostgreSQL as the postgres user, who must be able to pass through.
+    await chmod(root, 0o711)
+    // The child trusts the receiver as a merchant's endpoint would be trusted in production: NODE_EXTRA_CA_CERTS.
+    caFile = join(root, 'receiver-ca.pem')
+    await writeFile(caFile, receiver.ca)
+  })
+  afterAll(async () => {
+    for (const till of running) till.kill('SIGKILL')
+    await Promise.all(running.map((till) => till.exited()))
+    await rm(root, { recursive: true, force: true })
+  })
+
+  async function serve(dataDir: string): Promise<RunningTill> {
+    const till = await startTill(['--sandbox', '--data-dir', dataDir], { NODE_EXTRA_CA_CERTS: caFile })
+    running.push(till)
+    return till
+  }
+
+  async function call(ready: TillReadyLine, path: string, payload?: unknown) {
+    const response = await fetch(`${String(ready.baseUrl)}${path}`, {
+      method: payload === undefined ? 'GET' : 'POST',
+      headers: { 'api-key': String(ready.apiKey), 'merchant-id': String(ready.merchantId), 'content-type': 'application/json' },
+      ...(payload === undefined ? {} : { body: JSON.stringify(payload) }),
+    })
+    const text = await response.text()
+    expect(response.ok, `${path}: ${response.status} ${text}`).toBe(true)
+    return JSON.parse(text) as unknown
+  }
+
+  it(
+    'sends, after a restart, the event of a change committed before the kill and never attempted',
+    async () => {
+      const dataDir = join(root, 'data')
+      const first = await serve(dataDir)
+      // The child resolves names with the real DNS: the receiver is reached at its IP, which its certificate names.
+      const url = receiver.url().replace(RECEIVER_HOST, '127.0.0.1')
+      const { endpoint, secret } = WebhookEndpointWithSecret.parse(await call(first.ready, '/v1/webhook-endpoints', { url }))
+      const payment = async () => ((await call(first.ready, '/v1/merchant/payment', createBody())) as { paymentId: string }).paymentId
+      const [a, c, b] = [await payment(), await payment(), await payment()]
+      const fail = (ready: TillReadyLine, paymentId: string) =>
+        call(ready, `/v1/sandbox/payments/${paymentId}/simulate`, { outcome: 'failed' })
+
+      // The dispatcher runs at most twice at once: once woken by the outbox's NOTIFY, once by its timer.
+      // The receiver holds the first two deliveries unanswered, so both runs are stuck (for the attempt's
+      // 10 s deadline) and nothing is left to take the third change's delivery.
+      receiver.answer('hang', 'hang')
+      await fail(first.ready, a)
+      await vi.waitFor(() => expect(receiver.received).toHaveLength(1), { timeout: 10_000 })
+      await fail(first.ready, c)
+      await vi.waitFor(() => expect(receiver.received).toHaveLength(2), { timeout: 10_000 })
+      await fail(first.ready, b)
+      first.kill('SIGKILL')
+      await first.exited()
+      const beforeKill = receiver.received.map((_, index) => eventOf(index).data.paymentId)
+      expect(beforeKill.sort()).toEqual([a, c].sort())
+
+      const second = await serve(dataDir)
+      await vi.waitFor(() => expect(receiver.received).toHaveLength(3), { timeout: 15_000, interval: 50 })
+      // Signed with the endpoint's secret and timestamped now: a receiver with the reference library accepts it.
+      const last = receiver.received[2]
+      const event = WebhookEvent.parse(new Webhook(secret).verify(last?.body ?? '', last?.headers ?? {}))
+      expect(event).toMatchObject({ type: 'payment.failed', data: { paymentId: b, status: 'failed' } })
+
+      const { data } = WebhookDeliveryList.parse(await call(second.ready, `/v1/webhook-endpoints/${endpoint.id}/deliveries`))
+      const byPayment = new Map(data.map((delivery) => [delivery.event.data.paymentId, delivery]))
+      expect(byPayment.get(b)).toMatchObject({ status: 'delivered', attempts: [{ statusCode: 200, error: null }] })
+      // The two cut off by the kill recorded no attempt: they stay pending, sent again once their lease ends.
+      for (const cut of [a, c]) expect(byPayment.get(cut)).toMatchObject({ status: 'pending', attempts: [] })
+      expect(await second.stop()).toBe(0)
+    },
+    PROCESS_TEST_TIMEOUT,
+  )
+})
