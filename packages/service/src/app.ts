@@ -37,12 +37,12 @@ import { paymentService } from './payments/service.ts'
 import { followStatusChanges } from './payments/status-notifications.ts'
 import { statusCache } from './payments/status-cache.ts'
 import { checkoutAssets } from '@till/checkout-page/build'
-import { sandboxPayments } from './checkout/context.ts'
 import { checkoutTokens } from './checkout/token.ts'
 import { checkoutRoutes } from './http/routes/checkout.ts'
 import { rateLimiter, type RateLimit } from './http/rate-limit.ts'
 import { statusEvents } from './payments/status-events.ts'
-import { sandboxConfirmations, sandboxConfirmer } from './sandbox/confirmations.ts'
+import { paymentRails, type PaymentRail } from './rails/rail.ts'
+import { sandboxRail } from './sandbox/rail.ts'
 import { ApiError } from './errors.ts'
 import { accountStore } from './store/accounts.ts'
 import { serviceSecret } from './store/secrets.ts'
@@ -241,6 +241,26 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
     closing = true
     events.releaseAll()
   })
+  const sweepMs = config.expirySweepMs ?? 1_000
+  // The rails buyers pay through. Only the sandbox's exists yet; its test wallets pay sandbox partners' payments.
+  const railList: PaymentRail[] = []
+  if (config.sandbox) {
+    railList.push(
+      sandboxRail({
+        db,
+        payments,
+        accounts,
+        clock,
+        log: app.log,
+        slowConfirmMs: config.sandboxHoldConfirmations ? 'held' : (config.sandboxSlowConfirmMs ?? 8_000),
+        // The slow test wallet's confirmations, checked a few times a second so "a few seconds" is exact enough.
+        confirmIntervalMs: Math.min(sweepMs, 250),
+      }),
+    )
+  }
+  const rails = paymentRails(railList)
+  app.addHook('onReady', async () => rails.start())
+  app.addHook('onClose', async () => rails.stop())
   await checkoutRoutes(app, {
     payments,
     accounts,
@@ -248,9 +268,8 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
     events,
     assets: await checkoutAssets(),
     clock,
-    isSandbox: sandboxPayments(accounts, config.sandbox),
+    rails,
     https: () => config.checkoutUrl().startsWith('https:'),
-    slowConfirmMs: config.sandboxHoldConfirmations ? 'held' : (config.sandboxSlowConfirmMs ?? 8_000),
     limits: {
       perIp: rateLimiter({ ...limits.perIp, clock }),
       perPayment: rateLimiter({ ...limits.perPayment, clock }),
@@ -261,7 +280,6 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
     logos,
   })
 
-  const sweepMs = config.expirySweepMs ?? 1_000
   if (sweepMs > 0) {
     const sweeper = expirySweeper({
       store,
@@ -288,18 +306,6 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
     const compactor = statsCompactor({ db, intervalMs: sweepMs, log: app.log })
     app.addHook('onReady', async () => compactor.start())
     app.addHook('onClose', async () => compactor.stop())
-    if (config.sandbox) {
-      // The slow test wallet's confirmations, checked a few times a second so "a few seconds" is exact enough.
-      const confirmer = sandboxConfirmer({
-        confirmations: sandboxConfirmations(db),
-        payments,
-        clock,
-        intervalMs: Math.min(sweepMs, 250),
-        log: app.log,
-      })
-      app.addHook('onReady', async () => confirmer.start())
-      app.addHook('onClose', async () => confirmer.stop())
-    }
   }
   return app
 }

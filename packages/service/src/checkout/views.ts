@@ -7,9 +7,8 @@ import {
   type CheckoutSession,
   type CheckoutStatus,
   type CheckoutWallet,
-  type PaymentOption,
 } from '@till/contract'
-import { networkName, sandboxTokenValue, type SandboxOption } from '../sandbox/chain-data.ts'
+import { networkName } from '../rails/networks.ts'
 import type { PaidDetails, PaymentRecord } from '../store/payment-record.ts'
 
 /**
@@ -68,22 +67,5 @@ export function checkoutSession(input: {
     sandbox: input.sandbox,
     wallets: [...input.wallets],
     state: checkoutStatus(payment, input.now),
-  }
-}
-
-export function paymentOption(payment: PaymentRecord, option: SandboxOption): PaymentOption {
-  return {
-    id: option.id,
-    network: { id: option.network.caip2, name: option.network.name },
-    tokenAmount: {
-      unit: `caip19/${option.token.caip19}`,
-      value: sandboxTokenValue(payment.currency, payment.amountMinor).toString(),
-      display: {
-        assetSymbol: option.token.symbol,
-        assetName: option.token.name,
-        decimals: option.token.decimals,
-        networkName: option.network.name,
-      },
-    },
   }
 }

@@ -35,7 +35,6 @@ export const SANDBOX_OPTIONS: readonly SandboxOption[] = [
 const [DEFAULT_OPTION] = SANDBOX_OPTIONS as [SandboxOption, ...SandboxOption[]]
 
 export const sandboxOption = (id: string) => SANDBOX_OPTIONS.find((option) => option.id === id)
-export const networkName = (caip2: string) => SANDBOX_OPTIONS.find((option) => option.network.caip2 === caip2)?.network.name
 
 /** 0.4 % — the spec's example percentage — as basis points, so fees stay integer arithmetic. */
 export const SANDBOX_FEE = { percentage: '0.4', basisPoints: 40n } as const

@@ -1,11 +1,8 @@
 import { CHECKOUT_TOKEN_HEADER, CheckoutConfirmRequest, CheckoutStatusQuery } from '@till/contract'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { sessionFor, type CheckoutDeps } from '../../checkout/context.ts'
-import { checkoutStatus, paymentOption } from '../../checkout/views.ts'
+import { checkoutStatus } from '../../checkout/views.ts'
 import { ApiError, fieldError, parseOrThrow, paymentNotFound } from '../../errors.ts'
-import { SANDBOX_OPTIONS, sandboxOption } from '../../sandbox/chain-data.ts'
-import { SANDBOX_APP_NAME } from '../../sandbox/seed.ts'
-import { payWithTestWallet } from '../../sandbox/test-wallets.ts'
 import { header } from '../context.ts'
 import { enforceRateLimit } from '../rate-limit.ts'
 
@@ -52,28 +49,21 @@ export function checkoutApiRoutes(app: FastifyInstance, deps: CheckoutDeps) {
 
   app.get<{ Params: { paymentId: string } }>(`${base}/options`, { onRequest: guard }, async (request) => {
     const payment = await load(request.params.paymentId)
-    const sandbox = await deps.isSandbox(payment)
-    return { options: sandbox ? SANDBOX_OPTIONS.map((option) => paymentOption(payment, option)) : [] }
+    const rail = await deps.rails.of(payment)
+    return { options: rail ? rail.options(payment) : [] }
   })
 
   app.post<{ Params: { paymentId: string } }>(`${base}/confirm`, { onRequest: guardAction }, async (request) => {
     const body = parseOrThrow(CheckoutConfirmRequest, request.body, 'body')
     const payment = await load(request.params.paymentId)
-    if (!(await deps.isSandbox(payment))) throw fieldError('walletId', 'no such wallet for this payment')
-    const option = sandboxOption(body.optionId)
-    if (!option) throw fieldError('optionId', 'not a payment option of this payment')
-    if (!body.account.startsWith(`${option.network.caip2}:`)) {
-      throw fieldError('account', `must be an account on ${option.network.caip2}, the network of the option`)
-    }
-    const app = body.clientId ? await deps.accounts.findAppByName(payment.partnerId, SANDBOX_APP_NAME) : undefined
-    const wallet = app && body.clientId ? { appId: app.id, clientId: body.clientId } : undefined
-    const moved = await payWithTestWallet(deps, { payment, walletId: body.walletId, option, account: body.account, wallet })
-    return checkoutStatus(moved, deps.clock.now())
+    const rail = await deps.rails.of(payment)
+    if (!rail) throw fieldError('walletId', 'no such wallet for this payment')
+    return checkoutStatus(await rail.submit(payment, body), deps.clock.now())
   })
 
   app.post<{ Params: { paymentId: string } }>(`${base}/expire`, { onRequest: guardAction }, async (request) => {
     const payment = await load(request.params.paymentId)
-    if (!(await deps.isSandbox(payment))) throw new ApiError('not_found', 'Expiring on demand is a sandbox tool.')
+    if (!(await deps.rails.of(payment))?.sandbox) throw new ApiError('not_found', 'Expiring on demand is a sandbox tool.')
     const moved = await deps.payments.transition({ payment, to: 'expired', reason: 'sandbox_expire_now' })
     return checkoutStatus(moved, deps.clock.now())
   })

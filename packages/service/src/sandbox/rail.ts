@@ -1,0 +1,91 @@
+import type { CheckoutConfirmRequest, PaymentOption } from '@till/contract'
+import type { FastifyBaseLogger } from 'fastify'
+import type { Database } from '../db/port.ts'
+import type { Clock } from '../domain/clock.ts'
+import { fieldError } from '../errors.ts'
+import type { PaymentService } from '../payments/service.ts'
+import type { PaymentRail } from '../rails/rail.ts'
+import type { AccountStore } from '../store/accounts.ts'
+import type { PaymentRecord } from '../store/payment-record.ts'
+import { SANDBOX_OPTIONS, type SandboxOption, sandboxOption, sandboxTokenValue } from './chain-data.ts'
+import { sandboxConfirmations, sandboxConfirmer } from './confirmations.ts'
+import { SANDBOX_APP_NAME } from './seed.ts'
+import { payWithTestWallet, TEST_WALLETS } from './test-wallets.ts'
+
+function paymentOption(payment: PaymentRecord, option: SandboxOption): PaymentOption {
+  return {
+    id: option.id,
+    network: { id: option.network.caip2, name: option.network.name },
+    tokenAmount: {
+      unit: `caip19/${option.token.caip19}`,
+      value: sandboxTokenValue(payment.currency, payment.amountMinor).toString(),
+      display: {
+        assetSymbol: option.token.symbol,
+        assetName: option.token.name,
+        decimals: option.token.decimals,
+        networkName: option.network.name,
+      },
+    },
+  }
+}
+
+/**
+ * The sandbox rail: test wallets that always end a payment the same way, stablecoin options at fixed
+ * rates, and simulated confirmations (docs/decisions/0010). It takes only sandbox partners' payments, and
+ * only when the service runs with --sandbox.
+ */
+export function sandboxRail(deps: {
+  db: Database
+  payments: PaymentService
+  accounts: AccountStore
+  clock: Clock
+  log: FastifyBaseLogger
+  /** How long the slow test wallet's payments stay processing; 'held': until the sandbox confirm call. */
+  slowConfirmMs: number | 'held'
+  /** How often due confirmations are delivered; 0 leaves them to the sandbox confirm call. */
+  confirmIntervalMs: number
+}): PaymentRail {
+  // A partner's sandbox flag never changes, so each partner is read once, not on every gateway call.
+  const partners = new Map<string, boolean>()
+  const confirmer =
+    deps.confirmIntervalMs > 0
+      ? sandboxConfirmer({
+          confirmations: sandboxConfirmations(deps.db),
+          payments: deps.payments,
+          clock: deps.clock,
+          intervalMs: deps.confirmIntervalMs,
+          log: deps.log,
+        })
+      : undefined
+
+  return {
+    sandbox: true,
+    async serves(payment) {
+      let sandbox = partners.get(payment.partnerId)
+      if (sandbox === undefined) {
+        sandbox = (await deps.accounts.findPartner(payment.partnerId))?.sandbox === true
+        if (partners.size < 10_000) partners.set(payment.partnerId, sandbox)
+      }
+      return sandbox
+    },
+    wallets: () => TEST_WALLETS,
+    options: (payment) => SANDBOX_OPTIONS.map((option) => paymentOption(payment, option)),
+    async submit(payment, submission: CheckoutConfirmRequest) {
+      const option = sandboxOption(submission.optionId)
+      if (!option) throw fieldError('optionId', 'not a payment option of this payment')
+      if (!submission.account.startsWith(`${option.network.caip2}:`)) {
+        throw fieldError('account', `must be an account on ${option.network.caip2}, the network of the option`)
+      }
+      // The test wallets pay as the sandbox's own wallet app: the payment is then listed to the browser's client.
+      const app = submission.clientId ? await deps.accounts.findAppByName(payment.partnerId, SANDBOX_APP_NAME) : undefined
+      const wallet = app && submission.clientId ? { appId: app.id, clientId: submission.clientId } : undefined
+      return payWithTestWallet(deps, { payment, walletId: submission.walletId, option, account: submission.account, wallet })
+    },
+    async start() {
+      confirmer?.start()
+    },
+    async stop() {
+      await confirmer?.stop()
+    },
+  }
+}
