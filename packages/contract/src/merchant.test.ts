@@ -94,7 +94,9 @@ describe('UpdateMerchantRequest', () => {
   )
 
   it('requires at least one field', () => {
-    expect(messages(UpdateMerchantRequest, {})).toEqual([': must contain at least one of iconUrl, merchantName, merchantEmail'])
+    expect(messages(UpdateMerchantRequest, {})).toEqual([
+      ': must contain at least one of iconUrl, merchantName, merchantEmail, settlementAddresses',
+    ])
     expect(UpdateMerchantRequest.safeParse({ unrelated: 1 }).success).toBe(false)
   })
 
@@ -113,6 +115,7 @@ describe('Merchant and MerchantResponse', () => {
     status: 'active',
     createdAt: '2026-02-18T10:00:00Z',
     iconUrl: null,
+    settlementAddresses: [],
   }
 
   it('accept the create response of spec 2.4', () => {
@@ -144,5 +147,23 @@ describe('LOGO_RULES', () => {
       formats: ['jpeg', 'png', 'webp', 'avif'],
       transparentFormats: ['png', 'webp'],
     })
+  })
+})
+
+describe('settlementAddresses', () => {
+  const base = 'eip155:8453:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913'
+  it('takes one CAIP-10 account per network, and [] to clear them', () => {
+    expect(
+      UpdateMerchantRequest.parse({ settlementAddresses: [base, 'eip155:1:0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48'] })
+        .settlementAddresses,
+    ).toHaveLength(2)
+    expect(UpdateMerchantRequest.parse({ settlementAddresses: [] }).settlementAddresses).toEqual([])
+  })
+
+  it('refuses two accounts on one network, and what is not CAIP-10', () => {
+    expect(messages(UpdateMerchantRequest, { settlementAddresses: [base, base.replace('0x83', '0x84')] })).toEqual([
+      'settlementAddresses.1: a second account on eip155:8453; give one per network',
+    ])
+    expect(UpdateMerchantRequest.safeParse({ settlementAddresses: ['0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913'] }).success).toBe(false)
   })
 })

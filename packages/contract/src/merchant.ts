@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { Caip10 } from './caip.ts'
 import { DateTime } from './listing.ts'
 import { MAX_REDIRECT_URL_LENGTH, normalizeRedirectUrl } from './redirect-url.ts'
 
@@ -64,10 +65,33 @@ export const CreateMerchantRequest = z
 export type CreateMerchantRequest = z.infer<typeof CreateMerchantRequest>
 export type CreateMerchantRequestInput = z.input<typeof CreateMerchantRequest>
 
+/**
+ * Where the merchant receives payments, one account per network (CAIP-10, an EIP-55 checksummed address):
+ * buyers pay it directly, and Till never holds a key. The list replaces the previous one; [] clears it.
+ */
+const SettlementAddresses = z
+  .array(Caip10)
+  .max(64, { error: 'must name at most 64 accounts' })
+  .superRefine((accounts, ctx) => {
+    const seen = new Set<string>()
+    accounts.forEach((account, index) => {
+      const network = account.slice(0, account.lastIndexOf(':'))
+      if (seen.has(network))
+        ctx.addIssue({ code: 'custom', path: [index], input: account, message: `a second account on ${network}; give one per network` })
+      seen.add(network)
+    })
+  })
+  .meta({ description: 'The merchant’s receiving account per network, CAIP-10 with an EIP-55 checksummed address; replaces the list.' })
+
 export const UpdateMerchantRequest = z
-  .object({ iconUrl: IconUrlField.optional(), merchantName: MerchantName.optional(), merchantEmail: MerchantEmail.optional() })
-  .refine((body) => body.iconUrl !== undefined || body.merchantName !== undefined || body.merchantEmail !== undefined, {
-    error: 'must contain at least one of iconUrl, merchantName, merchantEmail',
+  .object({
+    iconUrl: IconUrlField.optional(),
+    merchantName: MerchantName.optional(),
+    merchantEmail: MerchantEmail.optional(),
+    settlementAddresses: SettlementAddresses.optional(),
+  })
+  .refine((body) => Object.values(body).some((value) => value !== undefined), {
+    error: 'must contain at least one of iconUrl, merchantName, merchantEmail, settlementAddresses',
   })
   .meta({
     id: 'UpdateMerchantRequest',
@@ -87,6 +111,7 @@ export const Merchant = z
     iconUrl: z.string().nullable().meta({
       description: "Till's own copy of the logo, served with immutable caching; null when the merchant has none.",
     }),
+    settlementAddresses: z.array(z.string()).meta({ description: 'Where buyers pay the merchant, one CAIP-10 account per network.' }),
   })
   .meta({ id: 'Merchant', description: 'A merchant account.' })
 export type Merchant = z.infer<typeof Merchant>

@@ -1,7 +1,9 @@
-import { API_VERSIONS, CreateMerchantRequest, DEFAULT_API_VERSION } from '@till/contract'
+import { API_VERSIONS, CreateMerchantRequest, DEFAULT_API_VERSION, UpdateMerchantRequest } from '@till/contract'
 import { z } from 'zod'
 import { flag } from '../config/flag.ts'
+import type { Database } from '../db/port.ts'
 import { systemClock } from '../domain/clock.ts'
+import { parseOrThrow } from '../errors.ts'
 import { logoFetcher } from '../logos/fetch.ts'
 import { logoImporter } from '../logos/importer.ts'
 import { logoStore } from '../logos/store.ts'
@@ -9,11 +11,23 @@ import { logoUrls } from '../logos/urls.ts'
 import { idempotencyKeys } from '../merchants/idempotency.ts'
 import { merchantService } from '../merchants/service.ts'
 import { accountStore } from '../store/accounts.ts'
-import { adminCommand, type Command, labelFlag, name, partnerFlag } from './admin-command.ts'
+import { adminCommand, type Command, id, labelFlag, name, partnerFlag } from './admin-command.ts'
 import { UsageError } from './args.ts'
 import { WEBHOOK_COMMANDS } from './webhook-commands.ts'
 
 /** Operator commands: onboarding partners, their API keys and their merchants, and webhooks. */
+
+/** The merchant API's own service: the CLI changes merchants by the same rules. Loopback logo hosts are refused. */
+function merchantsOf(db: Database) {
+  const clock = systemClock
+  return merchantService({
+    db,
+    clock,
+    logoUrl: logoUrls(() => '/checkout'),
+    idempotency: idempotencyKeys({ db, clock }),
+    importLogo: logoImporter({ fetch: logoFetcher({ allowLoopback: false }), store: logoStore(db), clock }),
+  })
+}
 export const ADMIN_COMMANDS: Record<string, Command> = {
   ...WEBHOOK_COMMANDS,
   migrate: adminCommand({
@@ -100,21 +114,59 @@ export const ADMIN_COMMANDS: Record<string, Command> = {
       const accounts = accountStore(db)
       const partner = await accounts.findPartner(flags.partner)
       if (!partner) throw new UsageError(`No partner ${flags.partner}.`)
-      const clock = systemClock
-      const merchants = merchantService({
-        db,
-        clock,
-        logoUrl: logoUrls(() => '/checkout'),
-        idempotency: idempotencyKeys({ db, clock }),
-        importLogo: logoImporter({ fetch: logoFetcher({ allowLoopback: false }), store: logoStore(db), clock }),
-      })
-      const { merchant } = await merchants.create({
+      const { merchant } = await merchantsOf(db).create({
         partnerId: partner.id,
         request: { merchantName: flags.name, merchantEmail: flags.email, iconUrl: flags['icon-url'] ?? null },
       })
       return { merchantId: merchant.id, partnerId: partner.id, name: merchant.name, logo: merchant.iconUrl !== null }
     },
     say: (r) => `Merchant ${r.merchantId} (${r.name}) of partner ${r.partnerId}`,
+  }),
+
+  'merchant update': adminCommand({
+    usage: 'till merchant update --merchant ID [--name NAME] [--email EMAIL] [--icon-url URL|none] [--settlement-addresses LIST] [options]',
+    about:
+      'Changes a merchant, as PATCH /v1/merchants/{id} does (the same rules; a refused change changes nothing). ' +
+      '--settlement-addresses replaces the receiving accounts: CAIP-10, comma-separated, one per network, EIP-55 checksummed.',
+    flags: {
+      merchant: flag({ type: 'string', value: 'ID', schema: id, help: 'The merchant to change' }),
+      name: flag({ type: 'string', value: 'NAME', schema: z.string().optional(), help: 'Display name shown to buyers' }),
+      email: flag({ type: 'string', value: 'EMAIL', schema: z.string().optional(), help: 'Contact e-mail' }),
+      'icon-url': flag({
+        type: 'string',
+        value: 'URL',
+        schema: z.string().optional(),
+        help: 'Public HTTPS URL of the logo, or none to remove it',
+      }),
+      'settlement-addresses': flag({
+        type: 'string',
+        value: 'LIST',
+        schema: z.string().optional(),
+        help: 'e.g. eip155:8453:0xAbC…,eip155:1:0xDeF… (an empty string clears them)',
+      }),
+    },
+    async run(db, flags) {
+      const merchant = await accountStore(db).findMerchant(flags.merchant)
+      if (!merchant) throw new UsageError(`No merchant ${flags.merchant}.`)
+      const addresses = flags['settlement-addresses']
+      const request = parseOrThrow(
+        UpdateMerchantRequest,
+        {
+          merchantName: flags.name,
+          merchantEmail: flags.email,
+          iconUrl: flags['icon-url'] === 'none' ? null : flags['icon-url'],
+          settlementAddresses: addresses === undefined ? undefined : addresses.split(',').filter(Boolean),
+        },
+        'flags',
+      )
+      const updated = await merchantsOf(db).update({ partnerId: merchant.partnerId, merchantId: merchant.id, request })
+      return { merchant: updated }
+    },
+    say: (r) =>
+      [
+        `Merchant ${r.merchant.id} (${r.merchant.name}, ${r.merchant.email})`,
+        ...r.merchant.settlementAddresses.map((a) => `  receives on ${a}`),
+      ].join('\n'),
   }),
 
   'app create': adminCommand({

@@ -117,6 +117,7 @@ const REQUIRED: Record<string, string[]> = {
   'api-key create': ['--partner', 'par_1'],
   'api-key revoke': ['--partner', 'par_1'],
   'merchant create': ['--partner', 'par_1', '--name', 'Corner Shop', '--email', 'shop@example.com'],
+  'merchant update': ['--merchant', 'mer_1', '--name', 'Renamed'],
   'app create': ['--partner', 'par_1', '--name', 'Pocket Wallet'],
   'webhooks list': ['--merchant', 'mer_1'],
   'webhooks deliveries': ['--merchant', 'mer_1', '--endpoint', 'we_1'],

@@ -12,6 +12,7 @@ Commands:
   api-key create    Issue another API key for a partner
   api-key revoke    Revoke a partner's API keys
   merchant create   Create a merchant of a partner
+  merchant update   Change a merchant: name, e-mail, logo, receiving accounts
   app create        Register a wallet app with a partner (its App-Id)
   webhooks list     A merchant's webhook endpoints (also: deliveries, redeliver, enable)
 

@@ -7,6 +7,7 @@ import { LogoRefused } from '../logos/refusal.ts'
 import type { LogoUrl } from '../logos/urls.ts'
 import { accountStore } from '../store/accounts.ts'
 import type { IdempotencyKeys } from './idempotency.ts'
+import { checkSettlementAddresses } from './settlement-addresses.ts'
 import { merchantView } from './views.ts'
 
 export type MerchantCreated = { merchant: Merchant; replayed: boolean }
@@ -68,6 +69,7 @@ export function merchantService(deps: {
       const accounts = accountStore(deps.db)
       const existing = await accounts.findMerchant(input.merchantId)
       if (!existing || existing.partnerId !== input.partnerId) throw merchantNotFound(input.merchantId)
+      const settlementAddresses = request.settlementAddresses && checkSettlementAddresses(request.settlementAddresses)
       const logo = await logoOf(request.iconUrl)
       const record = await accounts.updateMerchant({
         partnerId: input.partnerId,
@@ -76,6 +78,7 @@ export function merchantService(deps: {
           ...(request.merchantName === undefined ? {} : { name: request.merchantName }),
           ...(request.merchantEmail === undefined ? {} : { email: request.merchantEmail }),
           ...(logo === undefined ? {} : { logo }),
+          ...(settlementAddresses === undefined ? {} : { settlementAddresses }),
         },
         now: deps.clock.now(),
       })

@@ -11,5 +11,6 @@ export function merchantView(merchant: MerchantRecord, logoUrl: LogoUrl): Mercha
     status: merchant.status,
     createdAt: merchant.createdAt.toISOString(),
     iconUrl: logoUrl(merchant.logo),
+    settlementAddresses: merchant.settlementAddresses,
   }
 }

@@ -24,12 +24,19 @@ export type MerchantRecord = {
   logo: string | null
   /** The address the logo was imported from, once, at create or update. */
   logoSourceUrl: string | null
+  /** Where buyers pay the merchant: one CAIP-10 account per network. */
+  settlementAddresses: string[]
   status: 'active'
   createdAt: Date
 }
 
 /** A merchant's changed fields; `logo` together with `logoSourceUrl`, null for no logo. */
-export type MerchantChanges = { name?: string; email?: string; logo?: { digest: string; sourceUrl: string } | null }
+export type MerchantChanges = {
+  name?: string
+  email?: string
+  logo?: { digest: string; sourceUrl: string } | null
+  settlementAddresses?: readonly string[]
+}
 
 type MerchantRow = {
   id: string
@@ -38,11 +45,12 @@ type MerchantRow = {
   email: string
   logo_digest: string | null
   logo_source_url: string | null
+  settlement_addresses: string[]
   status: 'active'
   created_at: Date
 }
 
-const MERCHANT_COLUMNS = 'id, partner_id, name, email, logo_digest, logo_source_url, status, created_at'
+const MERCHANT_COLUMNS = 'id, partner_id, name, email, logo_digest, logo_source_url, settlement_addresses, status, created_at'
 
 const toMerchant = (row: MerchantRow): MerchantRecord => ({
   id: row.id,
@@ -51,6 +59,7 @@ const toMerchant = (row: MerchantRow): MerchantRecord => ({
   email: row.email,
   logo: row.logo_digest,
   logoSourceUrl: row.logo_source_url,
+  settlementAddresses: row.settlement_addresses,
   status: row.status,
   createdAt: row.created_at,
 })
@@ -185,6 +194,7 @@ export function accountStore(db: Queryable) {
             SET name = coalesce($3, name), email = coalesce($4, email),
                 logo_digest = CASE WHEN $5 THEN $6 ELSE logo_digest END,
                 logo_source_url = CASE WHEN $5 THEN $7 ELSE logo_source_url END,
+                settlement_addresses = coalesce($9::text[], settlement_addresses),
                 updated_at = $8
           WHERE id = $1 AND partner_id = $2
           RETURNING ${MERCHANT_COLUMNS}`,
@@ -197,6 +207,7 @@ export function accountStore(db: Queryable) {
           changes.logo?.digest ?? null,
           changes.logo?.sourceUrl ?? null,
           input.now,
+          changes.settlementAddresses ? [...changes.settlementAddresses] : null,
         ],
       )
       return row && toMerchant(row)

@@ -53,6 +53,7 @@ describe('POST /v1/merchants', () => {
       status: 'active',
       createdAt: clock.now().toISOString(),
       iconUrl: null,
+      settlementAddresses: [],
     })
     expect(response.headers['pay-version']).toBeDefined()
     const payment = await ctx.app.inject({
@@ -199,5 +200,46 @@ describe('logos outside sandbox', () => {
     }
     expect(logos.hits('/logo.png')).toBe(0)
     expect(await merchantCount()).toBe(1)
+  })
+})
+
+describe('settlementAddresses on PATCH', () => {
+  const base = 'eip155:8453:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913'
+  const ethereum = 'eip155:1:0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48'
+
+  it('sets one receiving account per network, replaces the list, and [] clears it', async () => {
+    const set = await update(account.merchantId, { settlementAddresses: [base, ethereum] })
+    expect(set.statusCode, set.body).toBe(200)
+    expect(MerchantResponse.parse(set.json()).merchant.settlementAddresses).toEqual([base, ethereum])
+    const replaced = await update(account.merchantId, { settlementAddresses: [ethereum] })
+    expect(MerchantResponse.parse(replaced.json()).merchant.settlementAddresses).toEqual([ethereum])
+    const renamed = await update(account.merchantId, { merchantName: 'Kept' })
+    expect(MerchantResponse.parse(renamed.json()).merchant.settlementAddresses).toEqual([ethereum])
+    const cleared = await update(account.merchantId, { settlementAddresses: [] })
+    expect(MerchantResponse.parse(cleared.json()).merchant.settlementAddresses).toEqual([])
+  })
+
+  it('refuses an address that is not checksummed, naming the checksummed form, and changes nothing', async () => {
+    await update(account.merchantId, { settlementAddresses: [ethereum] })
+    for (const [accounts, field, message] of [
+      [[base.toLowerCase()], 'settlementAddresses[0]', `is not EIP-55 checksummed; write it as ${base}`],
+      [[ethereum, base.replace('833589f', '833589F')], 'settlementAddresses[1]', 'is not EIP-55 checksummed'],
+      [
+        ['solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp:7S3P4HxJpyyigGzodYwHtCxZyUQe9JiBMHyRWXArAaKv'],
+        'settlementAddresses[0]',
+        'must be an account on an EVM network (eip155:<chainId>)',
+      ],
+    ] as const) {
+      const response = await update(account.merchantId, { merchantName: 'Changed', settlementAddresses: accounts })
+      expect(response.statusCode, JSON.stringify(accounts)).toBe(400)
+      const error = ErrorBody.parse(response.json())
+      expect(error.issues?.[0]?.field).toBe(field)
+      expect(error.issues?.[0]?.message).toContain(message)
+    }
+    const [row] = await ctx.tdb.db.query<{ name: string; settlement_addresses: string[] }>(
+      'SELECT name, settlement_addresses FROM merchants WHERE id = $1',
+      [account.merchantId],
+    )
+    expect(row).toEqual({ name: 'Shop', settlement_addresses: [ethereum] })
   })
 })

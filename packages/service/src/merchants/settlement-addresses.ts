@@ -1,0 +1,25 @@
+import { getAddress } from 'viem'
+import { fieldError } from '../errors.ts'
+
+/**
+ * Refuses a receiving account whose address is not EIP-55 checksummed, and names the checksummed form:
+ * a mistyped address would send buyers' money where nobody can spend it, and the checksum is how a
+ * wallet or a person catches the typo. Only eip155 accounts are accepted.
+ */
+export function checkSettlementAddresses(accounts: readonly string[]): string[] {
+  return accounts.map((account, index) => {
+    const field = `settlementAddresses[${index}]`
+    const separator = account.lastIndexOf(':')
+    const network = account.slice(0, separator)
+    const address = account.slice(separator + 1)
+    if (!network.startsWith('eip155:')) throw fieldError(field, `must be an account on an EVM network (eip155:<chainId>), not ${network}`)
+    let checksummed: string
+    try {
+      checksummed = getAddress(address)
+    } catch {
+      throw fieldError(field, 'is not a 20-byte hexadecimal address')
+    }
+    if (checksummed !== address) throw fieldError(field, `is not EIP-55 checksummed; write it as ${network}:${checksummed}`)
+    return account
+  })
+}
