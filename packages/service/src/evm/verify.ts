@@ -1,0 +1,96 @@
+import {
+  type Address,
+  decodeFunctionData,
+  erc20Abi,
+  type Hash,
+  isAddressEqual,
+  parseEventLogs,
+  type PublicClient,
+  TransactionNotFoundError,
+  TransactionReceiptNotFoundError,
+} from 'viem'
+
+/** What a payment expects of the buyer's transaction: the quoted token amount, from the connected account. */
+export type TransferExpectation = {
+  chainId: number
+  token: Address
+  from: Address
+  to: Address
+  amount: bigint
+  /** The payment's creation: a transfer mined earlier cannot be paying it. */
+  notBefore: Date
+}
+
+export type Mismatch = 'chain' | 'sender' | 'token' | 'recipient' | 'amount' | 'time'
+
+/** What the chain says of a transaction hash, checked against what the payment expects. */
+export type TransferCheck =
+  | { status: 'unknown' }
+  | { status: 'refused'; mismatch: Mismatch; message: string }
+  | { status: 'pending' }
+  | { status: 'reverted'; blockNumber: bigint }
+  | { status: 'mined'; blockNumber: bigint; confirmations: bigint; nonce: number }
+
+const refused = (mismatch: Mismatch, message: string): TransferCheck => ({ status: 'refused', mismatch, message })
+
+/**
+ * Reads the transaction from the chain and checks it is exactly the transfer the payment asked for: an
+ * ERC-20 `transfer(to, amount)` of the configured token, sent by the connected account on the payment's
+ * chain, and, once mined, a successful one whose Transfer log says the same, mined after the payment was
+ * created. Never trusts what the page says the transaction is, only what the network's RPC answers.
+ */
+export async function checkTransfer(client: PublicClient, hash: Hash, expected: TransferExpectation): Promise<TransferCheck> {
+  let transaction: Awaited<ReturnType<PublicClient['getTransaction']>>
+  try {
+    transaction = await client.getTransaction({ hash })
+  } catch (error) {
+    if (error instanceof TransactionNotFoundError) return { status: 'unknown' }
+    throw error
+  }
+  if (transaction.chainId !== undefined && transaction.chainId !== expected.chainId) {
+    return refused('chain', `the transaction is on chain ${transaction.chainId}, not ${expected.chainId}`)
+  }
+  if (!isAddressEqual(transaction.from, expected.from)) {
+    return refused('sender', `the transaction was sent by ${transaction.from}, not by the connected account ${expected.from}`)
+  }
+  if (!transaction.to || !isAddressEqual(transaction.to, expected.token)) {
+    return refused('token', 'the transaction does not transfer the token of the chosen option')
+  }
+  let call: ReturnType<typeof decodeFunctionData<typeof erc20Abi>>
+  try {
+    call = decodeFunctionData({ abi: erc20Abi, data: transaction.input })
+  } catch {
+    return refused('token', 'the transaction is not an ERC-20 transfer')
+  }
+  if (call.functionName !== 'transfer') return refused('token', `the transaction calls ${call.functionName}, not transfer`)
+  const [recipient, amount] = call.args
+  if (!isAddressEqual(recipient, expected.to)) return refused('recipient', `the transfer goes to ${recipient}, not to the merchant`)
+  if (amount !== expected.amount)
+    return refused('amount', `the transfer is of ${amount} units; the payment needs exactly ${expected.amount}`)
+  if (transaction.blockNumber === null) return { status: 'pending' }
+
+  let receipt: Awaited<ReturnType<PublicClient['getTransactionReceipt']>>
+  try {
+    receipt = await client.getTransactionReceipt({ hash })
+  } catch (error) {
+    // Mined a moment ago and reorganised away since: as if never seen.
+    if (error instanceof TransactionReceiptNotFoundError) return { status: 'unknown' }
+    throw error
+  }
+  if (receipt.status === 'reverted') return { status: 'reverted', blockNumber: receipt.blockNumber }
+  const transfers = parseEventLogs({ abi: erc20Abi, eventName: 'Transfer', logs: receipt.logs }).filter(
+    (log) =>
+      isAddressEqual(log.address, expected.token) &&
+      isAddressEqual(log.args.from, expected.from) &&
+      isAddressEqual(log.args.to, expected.to) &&
+      log.args.value === expected.amount,
+  )
+  if (transfers.length === 0) return refused('token', 'the transaction succeeded but the token logged no such Transfer')
+  const block = await client.getBlock({ blockNumber: receipt.blockNumber })
+  // Block timestamps are whole seconds: a block of the payment's own second may hold its transfer.
+  if (block.timestamp < BigInt(Math.floor(expected.notBefore.getTime() / 1000))) {
+    return refused('time', 'the transfer was mined before the payment was created')
+  }
+  const latest = await client.getBlockNumber({ cacheTime: 0 })
+  return { status: 'mined', blockNumber: receipt.blockNumber, confirmations: latest - receipt.blockNumber + 1n, nonce: transaction.nonce }
+}

@@ -1,0 +1,48 @@
+// A real local chain for the EVM rail's tests: anvil from npm (its binary ships in the platform package),
+// mining on demand, on 127.0.0.1 with a port the OS picks.
+import { type ChildProcessByStdio, spawn } from 'node:child_process'
+import { createRequire } from 'node:module'
+import type { Readable } from 'node:stream'
+
+const EXE = process.platform === 'win32' ? 'anvil.exe' : 'anvil'
+const PLATFORM = `@foundry-rs/anvil-${process.platform}-${process.arch === 'x64' ? 'amd64' : process.arch}`
+
+/** The anvil binary: $ANVIL_BIN, else the one in the wrapper package's platform dependency. */
+export function anvilBinary(): string {
+  if (process.env.ANVIL_BIN) return process.env.ANVIL_BIN
+  const wrapper = createRequire(import.meta.url).resolve('@foundry-rs/anvil/package.json')
+  return createRequire(wrapper).resolve(`${PLATFORM}/bin/${EXE}`)
+}
+
+export type Anvil = { url: string; chainId: number; stop(): Promise<void> }
+
+/** Starts anvil (chain 31337, anvil's default dev accounts) and resolves once it listens. */
+export async function startAnvil(options: { automine?: boolean } = {}): Promise<Anvil> {
+  const args = ['--host', '127.0.0.1', '--port', '0', '--chain-id', '31337', ...(options.automine === false ? ['--no-mining'] : [])]
+  const child: ChildProcessByStdio<null, Readable, Readable> = spawn(anvilBinary(), args, { stdio: ['ignore', 'pipe', 'pipe'] })
+  // anvil outlives a parent that exits without stopping it.
+  const kill = () => child.kill('SIGKILL')
+  process.once('exit', kill)
+  const url = await new Promise<string>((resolve, reject) => {
+    let output = ''
+    child.stdout.setEncoding('utf8')
+    child.stdout.on('data', (chunk: string) => {
+      output += chunk
+      const listening = /Listening on ([0-9.]+):([0-9]+)/.exec(output)
+      if (listening) resolve(`http://${listening[1]}:${listening[2]}`)
+    })
+    child.once('exit', (code) => reject(new Error(`anvil exited (${code}) before listening:\n${output}`)))
+  })
+  child.stdout.resume()
+  return {
+    url,
+    chainId: 31337,
+    async stop() {
+      process.off('exit', kill)
+      if (child.exitCode !== null || child.signalCode !== null) return
+      const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+      child.kill('SIGTERM')
+      await gone
+    },
+  }
+}
