@@ -95,7 +95,9 @@ export const WebhookDelivery = z
   .object({
     id: z.string(),
     event: WebhookEvent,
-    status: z.enum(['pending', 'delivered', 'failed']),
+    status: z.enum(['pending', 'held', 'delivered', 'failed']).meta({
+      description: 'held: the endpoint is disabled; enabling it sends the delivery.',
+    }),
     nextAttemptAt: DateTime.nullable(),
     attempts: z.array(WebhookAttempt),
   })

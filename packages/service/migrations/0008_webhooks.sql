@@ -37,7 +37,8 @@ CREATE TABLE webhook_deliveries (
   id              bigserial PRIMARY KEY,
   event_id        text NOT NULL REFERENCES webhook_events (id),
   endpoint_id     text NOT NULL REFERENCES webhook_endpoints (id),
-  status          text NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'delivered', 'failed')),
+  -- held: its endpoint is disabled; enabling it queues the delivery again.
+  status          text NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'held', 'delivered', 'failed')),
   -- Failed attempts so far; the retry schedule is indexed by it.
   failures        integer NOT NULL DEFAULT 0,
   next_attempt_at timestamptz,
@@ -63,8 +64,7 @@ DECLARE
   event_id   text;
 BEGIN
   IF NOT EXISTS (SELECT 1 FROM webhook_endpoints e
-                  WHERE e.merchant_id = NEW.merchant_id AND e.deleted_at IS NULL AND e.status = 'enabled'
-                    AND event_type = ANY (e.events)) THEN
+                  WHERE e.merchant_id = NEW.merchant_id AND e.deleted_at IS NULL AND event_type = ANY (e.events)) THEN
     RETURN NULL;
   END IF;
   event_id := 'evt_' || replace(gen_random_uuid()::text, '-', '');
@@ -76,10 +76,12 @@ BEGIN
             'settlement_minor', NEW.settlement_minor::text, 'tx_nonce', NEW.tx_nonce::text,
             'buyer_key', NEW.buyer_key::text),
           NEW.updated_at);
-  INSERT INTO webhook_deliveries (event_id, endpoint_id, next_attempt_at, created_at)
-  SELECT event_id, e.id, NEW.updated_at, NEW.updated_at
+  -- A disabled endpoint's deliveries are held, not dropped: enabling it sends them.
+  INSERT INTO webhook_deliveries (event_id, endpoint_id, status, next_attempt_at, created_at)
+  SELECT event_id, e.id, CASE WHEN e.status = 'enabled' THEN 'pending' ELSE 'held' END,
+         CASE WHEN e.status = 'enabled' THEN NEW.updated_at END, NEW.updated_at
     FROM webhook_endpoints e
-   WHERE e.merchant_id = NEW.merchant_id AND e.deleted_at IS NULL AND e.status = 'enabled' AND event_type = ANY (e.events);
+   WHERE e.merchant_id = NEW.merchant_id AND e.deleted_at IS NULL AND event_type = ANY (e.events);
   -- Sent at commit: dispatchers wake at once instead of at their next poll.
   PERFORM pg_notify('till_webhooks', '');
   RETURN NULL;

@@ -4,11 +4,6 @@
 // Triggers are off during the bulk insert; buyer keys and the statistics rollups are then built in bulk,
 // the way the triggers would have, and the bench checks the rollups against a recount before timing.
 import type { Database } from '../../src/db/port.ts'
-import { CELLS_OF } from '../../src/listing/customers.ts'
-
-const ENDED_PAYMENTS = `(SELECT partner_id, merchant_id, status, coalesce(token_symbol, '') AS token_symbol,
-                                coalesce(network, '') AS network, buyer_key
-                           FROM payments WHERE buyer_key IS NOT NULL AND status IN ('succeeded', 'failed', 'expired')) p`
 
 export type SeedOptions = { payments: number; merchants: number; buyers: number; now: Date }
 
@@ -136,26 +131,9 @@ export async function seedPayments(db: Database, options: SeedOptions, log: (lin
       FROM payment_stats GROUP BY 1, 2, 3, 4, 5, 6;
   `)
   log(`  rollups built at ${seconds()} s`)
-  // The customer sets as compaction would have left them; the open payments' buyers stay out, as there.
-  // Expanded once into a temporary table; joins on coalesced keys so the planner can hash them (IS NOT
-  // DISTINCT FROM cannot be hashed, and a nested loop over ten million rows takes many minutes).
-  const cellKey = (alias: string) =>
-    ['merchant_id', 'status', 'token_symbol', 'network'].map((column) => `coalesce(${alias}.${column}, '*')`).join(', ')
+  // The customer sets as compaction would have left them, built by the migration's own bulk rebuild.
   await db.transaction(async (tx) => {
-    await tx.exec(`
-      SET LOCAL work_mem = '1GB';
-      CREATE TEMPORARY TABLE expanded ON COMMIT DROP AS
-      SELECT DISTINCT p.partner_id, c.merchant_id, c.status, c.token_symbol, c.network, p.buyer_key
-        FROM ${ENDED_PAYMENTS} CROSS JOIN LATERAL ${CELLS_OF('p')};
-      INSERT INTO customer_cells (partner_id, merchant_id, status, token_symbol, network, customers)
-      SELECT partner_id, merchant_id, status, token_symbol, network, count(*) FROM expanded GROUP BY 1, 2, 3, 4, 5;
-      ANALYZE customer_cells;
-      ALTER TABLE customer_members DROP CONSTRAINT customer_members_pkey;
-      INSERT INTO customer_members (cell_id, buyer_key)
-      SELECT cc.id, e.buyer_key
-        FROM expanded e JOIN customer_cells cc ON cc.partner_id = e.partner_id AND (${cellKey('cc')}) = (${cellKey('e')});
-      ALTER TABLE customer_members ADD PRIMARY KEY (cell_id, buyer_key);
-    `)
+    await tx.exec(`SET LOCAL work_mem = '1GB'; SELECT rebuild_customer_sets();`)
   })
   log(`  customer sets built at ${seconds()} s`)
   await db.exec('VACUUM ANALYZE payments, payment_stats, payment_stats_partner, buyers, merchants, customer_cells, customer_members')

@@ -6,18 +6,9 @@ import { type ListingFilter, paymentConditions, type SqlParams } from './filter.
  * one of their cells, else counted from the payments. See docs/decisions/0017-listing-stats-and-cursors.md.
  */
 
-// The cells an ended payment belongs to: per partner, its status or any x its token or any x its network
-// or any; per merchant, its status or any. The first row's casts type the columns. Exported for the bench,
-// which builds the sets of a million payments in bulk.
-export const CELLS_OF = (d: string) => `(VALUES
-    (NULL::text, ${d}.status::text, ${d}.token_symbol::text, ${d}.network::text),
-    (NULL, ${d}.status, ${d}.token_symbol, NULL), (NULL, ${d}.status, NULL, ${d}.network), (NULL, ${d}.status, NULL, NULL),
-    (NULL, NULL, ${d}.token_symbol, ${d}.network), (NULL, NULL, ${d}.token_symbol, NULL), (NULL, NULL, NULL, ${d}.network),
-    (NULL, NULL, NULL, NULL), (${d}.merchant_id, ${d}.status, NULL, NULL), (${d}.merchant_id, NULL, NULL, NULL)
-  ) AS c (merchant_id, status, token_symbol, network)`
-
-const SAME_CELL = (a: string, b: string) =>
-  ['merchant_id', 'status', 'token_symbol', 'network'].map((column) => `${a}.${column} IS NOT DISTINCT FROM ${b}.${column}`).join(' AND ')
+// Hashable, unlike IS NOT DISTINCT FROM (migration 0006): a nested loop over a partner's cells took minutes.
+const SAME_CELL = `customer_cell_key(cc.merchant_id, cc.status, cc.token_symbol, cc.network)
+         = customer_cell_key(e.merchant_id, e.status, e.token_symbol, e.network)`
 
 /**
  * Folds the customer deltas into the sets and their counters. Runs inside the compaction transaction,
@@ -27,7 +18,7 @@ export async function compactCustomers(tx: Queryable): Promise<void> {
   await tx.query(
     `INSERT INTO customer_cells (partner_id, merchant_id, status, token_symbol, network)
      SELECT DISTINCT d.partner_id, c.merchant_id, c.status, c.token_symbol, c.network
-       FROM customer_deltas d CROSS JOIN LATERAL ${CELLS_OF('d')}
+       FROM customer_deltas d CROSS JOIN LATERAL customer_cells_of(d.merchant_id, d.status, d.token_symbol, d.network) c
      ON CONFLICT ON CONSTRAINT customer_cells_key DO NOTHING`,
   )
   await tx.query(
@@ -35,10 +26,11 @@ export async function compactCustomers(tx: Queryable): Promise<void> {
        DELETE FROM customer_deltas RETURNING partner_id, merchant_id, status, token_symbol, network, buyer_key
      ), expanded AS (
        SELECT DISTINCT f.partner_id, c.merchant_id, c.status, c.token_symbol, c.network, f.buyer_key
-         FROM folded f CROSS JOIN LATERAL ${CELLS_OF('f')}
+         FROM folded f CROSS JOIN LATERAL customer_cells_of(f.merchant_id, f.status, f.token_symbol, f.network) c
      ), added AS (
        INSERT INTO customer_members (cell_id, buyer_key)
-       SELECT cc.id, e.buyer_key FROM expanded e JOIN customer_cells cc ON cc.partner_id = e.partner_id AND ${SAME_CELL('cc', 'e')}
+       SELECT cc.id, e.buyer_key FROM expanded e
+         JOIN customer_cells cc ON cc.partner_id = e.partner_id AND ${SAME_CELL}
        ON CONFLICT DO NOTHING
        RETURNING cell_id
      )

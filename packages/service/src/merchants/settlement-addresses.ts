@@ -12,7 +12,10 @@ export function checkSettlementAddresses(accounts: readonly string[]): string[] 
     const separator = account.lastIndexOf(':')
     const network = account.slice(0, separator)
     const address = account.slice(separator + 1)
-    if (!network.startsWith('eip155:')) throw fieldError(field, `must be an account on an EVM network (eip155:<chainId>), not ${network}`)
+    // One spelling per chain (no leading zeros, no names), so one network never appears twice as two strings.
+    if (!/^eip155:[1-9][0-9]{0,15}$/.test(network)) {
+      throw fieldError(field, `must be an account on an EVM network, eip155:<decimal chain id> such as eip155:8453, not ${network}`)
+    }
     let checksummed: string
     try {
       checksummed = getAddress(address)

@@ -94,6 +94,12 @@ export function pinnedPools(options: PinnedOptions & { maxPools?: number }) {
       }
       return pool
     },
+    /** Closes every pool once its requests end. */
+    async close(): Promise<void> {
+      const open = [...pools.values()]
+      pools.clear()
+      await Promise.all(open.map((pool) => pool.close().catch(() => {})))
+    },
   }
 }
 

@@ -45,11 +45,12 @@ export function webhookDeliveryStore(db: Queryable) {
     async claimDue(now: Date, limit: number, leaseUntil: Date): Promise<ClaimedDelivery[]> {
       const rows = await db.query<ClaimRow>(
         `WITH due AS (
-           SELECT id FROM webhook_deliveries
-            WHERE status = 'pending' AND next_attempt_at <= $1
-            ORDER BY next_attempt_at
+           SELECT d.id FROM webhook_deliveries d
+             JOIN webhook_endpoints w ON w.id = d.endpoint_id AND w.deleted_at IS NULL AND w.status = 'enabled'
+            WHERE d.status = 'pending' AND d.next_attempt_at <= $1
+            ORDER BY d.next_attempt_at
             LIMIT $2
-            FOR UPDATE SKIP LOCKED
+            FOR UPDATE OF d SKIP LOCKED
          ), claimed AS (
            UPDATE webhook_deliveries d SET next_attempt_at = $3 FROM due WHERE d.id = due.id
            RETURNING d.id, d.failures, d.event_id, d.endpoint_id
@@ -91,9 +92,14 @@ export function webhookDeliveryStore(db: Queryable) {
               SET status = $6, next_attempt_at = $7, failures = failures + (CASE WHEN $6 = 'delivered' THEN 0 ELSE 1 END)
             WHERE id = $1::bigint AND status = 'pending' AND next_attempt_at = $8
            RETURNING endpoint_id
+         ), disabled AS (
+           UPDATE webhook_endpoints w SET status = 'disabled', disabled_reason = $9
+             FROM moved WHERE w.id = moved.endpoint_id AND $6 = 'failed' AND w.status = 'enabled'
+           RETURNING w.id
          )
-         UPDATE webhook_endpoints w SET status = 'disabled', disabled_reason = $9
-           FROM moved WHERE w.id = moved.endpoint_id AND $6 = 'failed' AND w.status = 'enabled'`,
+         -- The disabled endpoint's other deliveries wait for it to be enabled again.
+         UPDATE webhook_deliveries d SET status = 'held', next_attempt_at = NULL
+           FROM disabled WHERE d.endpoint_id = disabled.id AND d.status = 'pending' AND d.id <> $1::bigint`,
         [
           delivery.id,
           attempt.at,

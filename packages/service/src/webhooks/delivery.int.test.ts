@@ -169,9 +169,10 @@ describe('deliveries', () => {
     expect(delivery?.attempts).toHaveLength(8)
     const listed = WebhookEndpointList.parse((await ctx.app.inject({ url: '/v1/webhook-endpoints', headers: account.headers })).json())
     expect(listed.data[0]).toMatchObject({ status: 'disabled', disabledReason: expect.stringContaining('HTTP 500') })
-    // A disabled endpoint gets nothing new.
+    // A disabled endpoint gets nothing new: its events are held until it is enabled.
     await pay(['failed'])
     expect(await run.runOnce()).toBe(0)
+    expect((await deliveries(endpoint.id))[0]?.status).toBe('held')
 
     const enabled = await ctx.app.inject({ method: 'POST', url: `/v1/webhook-endpoints/${endpoint.id}/enable`, headers: account.headers })
     expect(enabled.json()).toMatchObject({ endpoint: { status: 'enabled', disabledReason: null } })
@@ -181,9 +182,10 @@ describe('deliveries', () => {
       headers: account.headers,
     })
     expect(again.statusCode).toBe(202)
-    expect(await run.runOnce()).toBe(1)
-    expect(verified(secret, 8).id).toBe(delivery?.event.id)
-    expect((await deliveries(endpoint.id))[0]?.status).toBe('delivered')
+    // The held event and the one sent again by hand.
+    expect(await run.runOnce()).toBe(2)
+    expect([verified(secret, 8).id, verified(secret, 9).id]).toContain(delivery?.event.id)
+    expect((await deliveries(endpoint.id)).map((d) => d.status)).toEqual(['delivered', 'delivered'])
   })
 
   it('signs with both secrets for 24 hours after a rotation, then with the new one only', async () => {
@@ -247,5 +249,30 @@ describe('deliveries', () => {
     await pay(['failed'])
     expect(await run.runOnce()).toBe(0)
     expect(receiver.received).toHaveLength(1)
+  })
+
+  it('never sends a delivery whose endpoint was deleted or disabled meanwhile, even one left pending', async () => {
+    const { endpoint } = await register()
+    await pay(['failed'])
+    // As if the change had raced the endpoint's removal: its delivery is still pending.
+    await ctx.tdb.db.query(`UPDATE webhook_endpoints SET status = 'disabled' WHERE id = $1`, [endpoint.id])
+    expect(await (await dispatcher()).runOnce()).toBe(0)
+    await ctx.tdb.db.query(`UPDATE webhook_endpoints SET status = 'enabled', deleted_at = now() WHERE id = $1`, [endpoint.id])
+    expect(await (await dispatcher()).runOnce()).toBe(0)
+    expect(receiver.received).toHaveLength(0)
+  })
+
+  it('counts an attempt Till cannot prepare as failed, so the retry schedule applies instead of an endless lease', async () => {
+    const { endpoint } = await register()
+    await pay(['failed'])
+    await ctx.tdb.db.query(`UPDATE webhook_endpoints SET secret_sealed = '\\x00' WHERE id = $1`, [endpoint.id])
+    expect(await (await dispatcher()).runOnce()).toBe(1)
+    const [delivery] = await deliveries(endpoint.id)
+    expect(delivery?.status).toBe('pending')
+    expect(delivery?.attempts).toEqual([
+      expect.objectContaining({ statusCode: null, error: expect.stringContaining('Till could not prepare the delivery') }),
+    ])
+    expect(delivery?.nextAttemptAt).toBe(new Date(clock.now().getTime() + 5_000).toISOString())
+    expect(receiver.received).toHaveLength(0)
   })
 })

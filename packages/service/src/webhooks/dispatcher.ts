@@ -82,6 +82,24 @@ export function webhookDispatcher(options: DispatcherOptions) {
     await deliveries.record(delivery, { at, statusCode: result.statusCode, latencyMs: result.latencyMs, error }, outcome)
   }
 
+  /**
+   * An attempt Till could not even prepare (a secret it cannot open, an event it cannot render) counts as a
+   * failed attempt, so the retry schedule and its end apply instead of a lease renewed forever.
+   */
+  async function unprepared(delivery: ClaimedDelivery, error: unknown): Promise<void> {
+    options.log.error({ err: error, deliveryId: delivery.id }, 'a webhook attempt could not be prepared')
+    const at = options.clock.now()
+    const retryAt = nextAttemptAt(at, delivery.failures + 1, random)
+    const message = `Till could not prepare the delivery: ${error instanceof Error ? error.message : String(error)}`
+    await deliveries
+      .record(
+        delivery,
+        { at, statusCode: null, latencyMs: 0, error: message },
+        retryAt ? { kind: 'retry', at: retryAt } : { kind: 'failed', reason: message },
+      )
+      .catch((recordError) => options.log.error({ err: recordError }, 'a webhook attempt could not be recorded'))
+  }
+
   /** Claims and sends due deliveries until none is due; resolves with how many attempts were made. */
   async function runOnce(): Promise<number> {
     let attempted = 0
@@ -89,9 +107,7 @@ export function webhookDispatcher(options: DispatcherOptions) {
       const now = options.clock.now()
       const claimed = await deliveries.claimDue(now, batchSize, new Date(now.getTime() + leaseMs))
       if (claimed.length === 0) return attempted
-      await Promise.all(
-        claimed.map((delivery) => attempt(delivery).catch((error) => options.log.error({ err: error }, 'webhook attempt failed'))),
-      )
+      await Promise.all(claimed.map((delivery) => attempt(delivery).catch((error) => unprepared(delivery, error))))
       attempted += claimed.length
     }
   }
@@ -137,6 +153,7 @@ export function webhookDispatcher(options: DispatcherOptions) {
       await unsubscribe?.()
       await timer.stop()
       await running
+      await options.send.close?.()
     },
   }
 }

@@ -4,7 +4,10 @@ import { defaultLookup, type LookupAll, pinnedPools, reasonOf, TargetRefused } f
 
 export type SendResult = { statusCode: number | null; latencyMs: number; error: string | null }
 
-export type WebhookSender = (url: string, headers: Record<string, string>, body: string) => Promise<SendResult>
+export type WebhookSender = ((url: string, headers: Record<string, string>, body: string) => Promise<SendResult>) & {
+  /** Closes the kept-alive connections (the dispatcher's stop). */
+  close?: () => Promise<void>
+}
 
 export type WebhookSendOptions = {
   policy: AddressPolicy
@@ -38,7 +41,7 @@ export function webhookSender(options: WebhookSendOptions): WebhookSender {
     onDial: options.onDial,
     label: 'webhook URL',
   })
-  return async (target, headers, body) => {
+  const send: WebhookSender = async (target, headers, body) => {
     const started = performance.now()
     const latency = () => Math.round(performance.now() - started)
     const timeout = AbortSignal.timeout(timeoutMs)
@@ -65,4 +68,5 @@ export function webhookSender(options: WebhookSendOptions): WebhookSender {
       return { statusCode: null, latencyMs: latency(), error: message }
     }
   }
+  return Object.assign(send, { close: pools.close })
 }

@@ -105,7 +105,7 @@ export function webhookService(deps: {
     },
 
     async enable(merchantId: string, id: string): Promise<WebhookEndpoint> {
-      const endpoint = await endpoints.setStatus({ merchantId, id, status: 'enabled', reason: null })
+      const endpoint = await endpoints.enable({ merchantId, id, now: deps.clock.now() })
       if (!endpoint) throw endpointNotFound(id)
       return endpointView(endpoint)
     },

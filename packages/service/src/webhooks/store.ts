@@ -84,18 +84,21 @@ export function webhookEndpointStore(db: Queryable) {
       return row && toEndpoint(row)
     },
 
-    /** Soft delete: deliveries and attempts stay readable by id; nothing more is queued or sent. */
+    /**
+     * Soft delete, in one statement: its deliveries not yet sent end as failed, and the dispatcher claims
+     * nothing of a deleted endpoint (a delivery a racing transaction adds is never sent either).
+     */
     async delete(merchantId: string, id: string, now: Date): Promise<boolean> {
       const rows = await db.query(
-        `UPDATE webhook_endpoints SET deleted_at = $3 WHERE id = $1 AND merchant_id = $2 AND deleted_at IS NULL RETURNING id`,
+        `WITH deleted AS (
+           UPDATE webhook_endpoints SET deleted_at = $3 WHERE id = $1 AND merchant_id = $2 AND deleted_at IS NULL RETURNING id
+         ), dropped AS (
+           UPDATE webhook_deliveries d SET status = 'failed', next_attempt_at = NULL
+             FROM deleted WHERE d.endpoint_id = deleted.id AND d.status IN ('pending', 'held')
+         )
+         SELECT id FROM deleted`,
         [id, merchantId, now],
       )
-      if (rows.length > 0) {
-        await db.query(
-          `UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL WHERE endpoint_id = $1 AND status = 'pending'`,
-          [id],
-        )
-      }
       return rows.length > 0
     },
 
@@ -111,12 +114,19 @@ export function webhookEndpointStore(db: Queryable) {
       return row && toEndpoint(row)
     },
 
-    async setStatus(input: { merchantId?: string; id: string; status: 'enabled' | 'disabled'; reason: string | null }) {
+    /** Enables an endpoint, and sends what was held for it while it was disabled. */
+    async enable(input: { merchantId: string; id: string; now: Date }) {
       const [row] = await db.query<EndpointRow>(
-        `UPDATE webhook_endpoints SET status = $3, disabled_reason = $4
-          WHERE id = $1 AND ($2::text IS NULL OR merchant_id = $2) AND deleted_at IS NULL
-          RETURNING ${ENDPOINT_COLUMNS}`,
-        [input.id, input.merchantId ?? null, input.status, input.reason],
+        `WITH enabled AS (
+           UPDATE webhook_endpoints SET status = 'enabled', disabled_reason = NULL
+            WHERE id = $1 AND merchant_id = $2 AND deleted_at IS NULL
+           RETURNING ${ENDPOINT_COLUMNS}
+         ), released AS (
+           UPDATE webhook_deliveries d SET status = 'pending', next_attempt_at = $3
+             FROM enabled WHERE d.endpoint_id = enabled.id AND d.status = 'held'
+         )
+         SELECT * FROM enabled`,
+        [input.id, input.merchantId, input.now],
       )
       return row && toEndpoint(row)
     },

@@ -11,8 +11,9 @@ export async function checkoutRoutes(app: FastifyInstance, deps: CheckoutDeps) {
   await app.register(async (scope) => {
     scope.addHook('onRequest', async (request, reply) => {
       setCheckoutSecurityHeaders(reply, { https: deps.https() })
-      // Assets and logos are immutable and cached; everything else counts against the caller's address.
-      if (request.url.startsWith('/checkout/assets/') || request.url.startsWith('/checkout/logos/')) return
+      // Assets are immutable and served from memory; everything else (logos, read from the database, too)
+      // counts against the caller's address.
+      if (request.url.startsWith('/checkout/assets/')) return
       enforceRateLimit(deps.limits.perIp, request.ip, reply, 'from this address')
     })
     checkoutPageRoutes(scope, deps)

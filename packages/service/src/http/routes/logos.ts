@@ -1,8 +1,10 @@
 import type { FastifyInstance } from 'fastify'
 import { ApiError } from '../../errors.ts'
 import type { LogoStore } from '../../logos/store.ts'
+import { LOGO_SIZES } from '../../logos/urls.ts'
 
-const FILE = /^([0-9]+)\.webp$/
+const FILE = /^([0-9]{1,4})\.webp$/
+const SIZES = new Set<number>(Object.values(LOGO_SIZES))
 const DIGEST = /^[0-9a-f]{64}$/
 
 /**
@@ -13,8 +15,9 @@ const DIGEST = /^[0-9a-f]{64}$/
 export function logoRoutes(app: FastifyInstance, deps: { logos: LogoStore }) {
   app.get<{ Params: { digest: string; file: string } }>('/checkout/logos/:digest/:file', async (request, reply) => {
     const { digest, file } = request.params
-    const size = FILE.exec(file)?.[1]
-    const logo = DIGEST.test(digest) && size !== undefined ? await deps.logos.read(digest, Number(size)) : undefined
+    const size = Number(FILE.exec(file)?.[1])
+    // Only the sizes Till makes are looked up: anything else is a 404 without a query.
+    const logo = DIGEST.test(digest) && SIZES.has(size) ? await deps.logos.read(digest, size) : undefined
     if (!logo) throw new ApiError('not_found', `No logo ${digest}/${file}.`)
     return reply
       .type(logo.contentType)

@@ -227,8 +227,9 @@ describe('settlementAddresses on PATCH', () => {
       [
         ['solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp:7S3P4HxJpyyigGzodYwHtCxZyUQe9JiBMHyRWXArAaKv'],
         'settlementAddresses[0]',
-        'must be an account on an EVM network (eip155:<chainId>)',
+        'must be an account on an EVM network',
       ],
+      [[base.replace('eip155:8453', 'eip155:08453')], 'settlementAddresses[0]', 'eip155:<decimal chain id>'],
     ] as const) {
       const response = await update(account.merchantId, { merchantName: 'Changed', settlementAddresses: accounts })
       expect(response.statusCode, JSON.stringify(accounts)).toBe(400)
