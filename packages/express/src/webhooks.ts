@@ -2,7 +2,7 @@
 // `webhookSecret`, or `POST /` of `webhookRouter` mounted on its own. A delivery is verified on its raw
 // bytes, processed once per `webhook-id`, and a `payment.succeeded` takes the same path as the return page:
 // the event body only says where to look, the status read from Till decides.
-import { toErrorIssues, WEBHOOK_EVENT_TYPES, WebhookEvent } from '@till/contract'
+import { WEBHOOK_EVENT_TYPES, WebhookEvent } from '@till/contract'
 import express, { type Request, type RequestHandler, type Router } from 'express'
 import { errorHandler, MerchantError } from './errors.ts'
 import { checkPayment, StatusUnavailable } from './fulfil.ts'
@@ -145,7 +145,7 @@ function rawBodyOf<O extends PayableOrder>(context: FulfilmentContext<O>, reques
   throw new MerchantError(500, 'internal_error', message)
 }
 
-/** The event, or undefined for an event type this package does not know yet. */
+/** The event, or undefined for an event type this package does not know yet or a shape it cannot read. */
 function parseEvent<O extends PayableOrder>(context: FulfilmentContext<O>, body: Buffer): WebhookEvent | undefined {
   let json: unknown
   try {
@@ -156,9 +156,11 @@ function parseEvent<O extends PayableOrder>(context: FulfilmentContext<O>, body:
   if (isNewEventType(json)) return undefined
   const parsed = WebhookEvent.safeParse(json)
   if (parsed.success) return parsed.data
-  // Signed by Till yet unreadable: the package and Till disagree on the event's shape, which a person must see.
+  // Signed by Till yet unreadable: the package and Till disagree on the event's shape, which a person must
+  // see (onError). It is acknowledged all the same: refusing it would have Till retry for a day and then
+  // disable the endpoint, stopping every later delivery; the return page and reconcile() still fulfil.
   context.onError(new TypeError('@till/express: a signed webhook delivery is not a WebhookEvent', { cause: parsed.error }))
-  throw new MerchantError(400, 'invalid_request', 'The webhook body is not a Till event; see issues.', toErrorIssues(parsed.error, 'body'))
+  return undefined
 }
 
 const KNOWN_TYPES: readonly string[] = WEBHOOK_EVENT_TYPES

@@ -1,4 +1,6 @@
 import type { Clock } from '../domain/clock.ts'
+import { concurrencyLimit } from '../domain/concurrency.ts'
+import { ApiError } from '../errors.ts'
 import type { FetchedLogo } from './fetch.ts'
 import { checkLogo } from './image.ts'
 import type { LogoStore } from './store.ts'
@@ -13,9 +15,15 @@ export type LogoImporter = (url: string) => Promise<ImportedLogo>
  * Till's copy. Throws LogoRefused, with a message for the partner, for anything that is not a good logo.
  */
 export function logoImporter(deps: { fetch: (url: string) => Promise<FetchedLogo>; store: LogoStore; clock: Clock }): LogoImporter {
+  // Decoding a logo may take some 64 MB of pixels: a few at a time, whoever sends many at once.
+  const decoding = concurrencyLimit({
+    running: 2,
+    waiting: 8,
+    busy: () => new ApiError('service_unavailable', 'Till is importing many logos right now; retry in a few seconds.'),
+  })
   return async (url) => {
     const fetched = await deps.fetch(url)
-    const checked = await checkLogo(fetched.bytes)
+    const checked = await decoding(() => checkLogo(fetched.bytes))
     const digest = await deps.store.save(checked.variants, deps.clock.now())
     return { digest, sourceUrl: url }
   }

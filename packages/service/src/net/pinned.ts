@@ -171,7 +171,8 @@ async function checkTarget(url: URL, signal: AbortSignal, options: PinnedOptions
   for (const { address } of answers) {
     if (net.isIP(address) === 0) throw new TargetRefused(`${hostname} does not resolve to an IP address`)
     const range = refusedRange(address, options.policy)
-    if (range !== undefined) throw new TargetRefused(`${hostname} resolves to ${address}, which is not a public address (${range})`)
+    // The range, not the address: the partner learns why, not what Till's resolver knows of other hosts.
+    if (range !== undefined) throw new TargetRefused(`${hostname} resolves to a ${range} address, not a public one`)
   }
   return { hostname, address: first.address }
 }
