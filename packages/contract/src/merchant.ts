@@ -111,7 +111,11 @@ export const Merchant = z
     iconUrl: z.string().nullable().meta({
       description: "Till's own copy of the logo, served with immutable caching; null when the merchant has none.",
     }),
-    settlementAddresses: z.array(z.string()).meta({ description: 'Where buyers pay the merchant, one CAIP-10 account per network.' }),
+    // A default, so a client reading a server from before receiving accounts existed still parses its merchants.
+    settlementAddresses: z
+      .array(z.string())
+      .default([])
+      .meta({ description: 'Where buyers pay the merchant, one CAIP-10 account per network.' }),
   })
   .meta({ id: 'Merchant', description: 'A merchant account.' })
 export type Merchant = z.infer<typeof Merchant>
