@@ -173,7 +173,7 @@ describe('POST /webhooks: signatures', () => {
     const { order, paymentId } = await paidAtTill(shop)
     const reply = await post(`${shop.origin}/pay/webhooks`, tamper(signEvent(eventOf('payment.succeeded', order.id, paymentId))))
     expect(reply.status).toBe(400)
-    expect(reply.json()).toEqual({ code: 'invalid_signature', message: expect.any(String) })
+    expect(reply.json()).toEqual({ code: 'invalid_signature', message: expect.stringMatching(/webhook/) })
     expect(events).toEqual([])
     expect(shop.fulfilled).toEqual([])
     expect(order.paid).toBeUndefined()

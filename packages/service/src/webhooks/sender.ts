@@ -19,8 +19,8 @@ export type WebhookSendOptions = {
   /** Test hook: called with the address and port of each new connection (one may serve many attempts). */
   onDial?: ((address: string, port: number) => void) | undefined
   /**
-   * Test hook: aborting it ends the attempt in flight as its deadline would, so a test of the timeout never
-   * waits 10 s (every later attempt of this sender then fails at once too).
+   * Test hook: the deadline itself, in place of `timeoutMs`: aborting it ends the attempt in flight as 10 s
+   * of silence would, so a test of the timeout never waits (every later attempt then fails at once too).
    */
   signal?: AbortSignal | undefined
 }
@@ -44,8 +44,7 @@ export function webhookSender(options: WebhookSendOptions): WebhookSender {
   const send: WebhookSender = async (target, headers, body) => {
     const started = performance.now()
     const latency = () => Math.round(performance.now() - started)
-    const timeout = AbortSignal.timeout(timeoutMs)
-    const deadline = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout
+    const deadline = options.signal ?? AbortSignal.timeout(timeoutMs)
     try {
       const url = new URL(target)
       const response = await request(url, {

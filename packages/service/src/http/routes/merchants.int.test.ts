@@ -47,7 +47,7 @@ describe('POST /v1/merchants', () => {
     expect(response.statusCode, response.body).toBe(201)
     const { merchant } = MerchantResponse.parse(response.json())
     expect(merchant).toEqual({
-      id: expect.any(String),
+      id: expect.stringMatching(/^mer_[0-9a-z]+$/),
       name: 'Corner Shop',
       email: 'owner@corner.example',
       status: 'active',
