@@ -3,7 +3,8 @@
 // HTTPS, and registers itself with Till through POST /v1/merchants, which fetches and keeps a copy. Then it
 // registers its webhook endpoint, so Till tells it of payments whether or not the buyer comes back.
 import { readFile } from 'node:fs/promises'
-import type { CreatedMerchant, TillClient } from '@till/client'
+import type { TillClient } from '@till/client'
+import type { Merchant } from '@till/contract'
 import sharp from 'sharp'
 
 export const SHOP_NAME = 'Till Tea'
@@ -20,18 +21,15 @@ export async function renderLogo(): Promise<Buffer> {
 export const WEBHOOK_PATH = '/pay/webhooks'
 
 /**
- * Registers the shop as a merchant of the sandbox partner, logo included. The key makes a restarted
- * registration (same data) replay instead of creating a second merchant.
+ * Registers the shop with Till: as a merchant of the sandbox partner, logo included (the key makes a
+ * repeated registration with the same data replay instead of creating a second merchant), then its webhook
+ * endpoint, whose signing secret is shown only now.
  */
-export async function registerShop(till: TillClient, shopUrl: string): Promise<CreatedMerchant> {
-  return till.merchants.create(
+export async function registerShop(till: TillClient, shopUrl: string): Promise<{ merchant: Merchant; webhookSecret: string }> {
+  const { merchant } = await till.merchants.create(
     { merchantName: SHOP_NAME, merchantEmail: SHOP_EMAIL, iconUrl: `${shopUrl}${LOGO_PATH}` },
     { idempotencyKey: `demo-shop ${shopUrl}` },
   )
-}
-
-/** Registers the shop's webhook endpoint for its merchant, and returns the signing secret (shown only now). */
-export async function registerWebhooks(till: TillClient, shopUrl: string, merchantId: string): Promise<string> {
-  const { secret } = await till.webhookEndpoints.create({ url: `${shopUrl}${WEBHOOK_PATH}` }, { merchantId })
-  return secret
+  const { secret } = await till.webhookEndpoints.create({ url: `${shopUrl}${WEBHOOK_PATH}` }, { merchantId: merchant.id })
+  return { merchant, webhookSecret: secret }
 }

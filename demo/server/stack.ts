@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url'
 import { TillClient } from '@till/client'
 import { type SpawnedTill, spawnTill, type TillReady } from '@till/service/spawn'
 import { createDemoApp } from './app.ts'
-import { LOGO_PATH, registerShop, registerWebhooks, renderLogo } from './brand.ts'
+import { LOGO_PATH, registerShop, renderLogo } from './brand.ts'
 import { localhostCertificate } from './certificate.ts'
 
 export const SHOP_DIR = fileURLToPath(new URL('../dist', import.meta.url))
@@ -76,10 +76,7 @@ export async function startDemoStack(options: StackOptions): Promise<DemoStack> 
     await once(server, 'listening')
     const shopUrl = `https://127.0.0.1:${(server.address() as AddressInfo).port}`
     const client = new TillClient({ baseUrl: till.ready.baseUrl, apiKey: till.ready.apiKey })
-    const { merchant, webhookSecret } = await (async () => {
-      const { merchant } = await registerShop(client, shopUrl)
-      return { merchant, webhookSecret: await registerWebhooks(client, shopUrl, merchant.id) }
-    })().finally(() => client.close())
+    const { merchant, webhookSecret } = await registerShop(client, shopUrl).finally(() => client.close())
     const credentials = { baseUrl: till.ready.baseUrl, apiKey: till.ready.apiKey, merchantId: merchant.id }
     handle = createDemoApp({
       till: credentials,

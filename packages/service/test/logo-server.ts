@@ -1,6 +1,6 @@
 import https from 'node:https'
 import type { AddressInfo } from 'node:net'
-import selfsigned from 'selfsigned'
+import { selfSignedCertificate } from './certificate.ts'
 import sharp from 'sharp'
 
 /** A square (or not) logo made at run time; `alpha` adds transparency. */
@@ -37,22 +37,10 @@ export const LOGO_HOSTS = ['logos.till-tea.com', 'cdn.partner-assets.com'] as co
  * logo import goes through real TLS and HTTP without leaving loopback.
  */
 export async function startLogoServer(): Promise<LogoServer> {
-  const pems = await selfsigned.generate([{ name: 'commonName', value: LOGO_HOSTS[0] }], {
-    keyType: 'ec',
-    algorithm: 'sha256',
-    extensions: [
-      { name: 'basicConstraints', cA: true },
-      { name: 'keyUsage', digitalSignature: true, keyCertSign: true, critical: true },
-      { name: 'extKeyUsage', serverAuth: true },
-      {
-        name: 'subjectAltName',
-        altNames: [...LOGO_HOSTS.map((value) => ({ type: 2 as const, value })), { type: 7 as const, ip: '127.0.0.1' }],
-      },
-    ],
-  })
+  const pems = await selfSignedCertificate(LOGO_HOSTS)
   const files = new Map<string, { body: Buffer | string; headers: Record<string, string> }>()
   const hits = new Map<string, number>()
-  const server = https.createServer({ key: pems.private, cert: pems.cert }, (request, response) => {
+  const server = https.createServer({ key: pems.key, cert: pems.cert }, (request, response) => {
     const path = (request.url ?? '/').split('?')[0] ?? '/'
     hits.set(path, (hits.get(path) ?? 0) + 1)
     const file = files.get(path)

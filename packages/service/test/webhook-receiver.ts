@@ -1,6 +1,6 @@
 import https from 'node:https'
 import type { AddressInfo } from 'node:net'
-import selfsigned from 'selfsigned'
+import { selfSignedCertificate } from './certificate.ts'
 
 export type Received = { path: string; headers: Record<string, string>; body: string }
 
@@ -31,25 +31,10 @@ export const RECEIVER_HOST = 'hooks.corner-shop.com'
  * `onReceived` is told of each delivery as it arrives, before it is answered (the bench times arrivals).
  */
 export async function startWebhookReceiver(options: { onReceived?: (received: Received) => void } = {}): Promise<WebhookReceiver> {
-  const pems = await selfsigned.generate([{ name: 'commonName', value: RECEIVER_HOST }], {
-    keyType: 'ec',
-    algorithm: 'sha256',
-    extensions: [
-      { name: 'basicConstraints', cA: true },
-      { name: 'keyUsage', digitalSignature: true, keyCertSign: true, critical: true },
-      { name: 'extKeyUsage', serverAuth: true },
-      {
-        name: 'subjectAltName',
-        altNames: [
-          { type: 2 as const, value: RECEIVER_HOST },
-          { type: 7 as const, ip: '127.0.0.1' },
-        ],
-      },
-    ],
-  })
+  const pems = await selfSignedCertificate([RECEIVER_HOST])
   const received: Received[] = []
   let answers: Answer[] = []
-  const server = https.createServer({ key: pems.private, cert: pems.cert }, (request, response) => {
+  const server = https.createServer({ key: pems.key, cert: pems.cert }, (request, response) => {
     const chunks: Buffer[] = []
     request.on('data', (chunk: Buffer) => chunks.push(chunk))
     request.on('end', () => {

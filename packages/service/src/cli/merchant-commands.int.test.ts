@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest'
 import { type Account, createAccount, useTestDatabase } from '../../test/fixtures.ts'
-import { ADMIN_COMMANDS } from './admin.ts'
+import { adminCommandRunner } from './admin-command.test-helper.ts'
 
 const ctx = useTestDatabase()
 
@@ -9,14 +9,7 @@ beforeEach(async () => {
   account = await createAccount(ctx.tdb.db)
 })
 
-/** Runs `till <command> … --database-url <the test database>` in-process, as the CLI would, and returns its output. */
-async function till(command: string, ...args: string[]): Promise<string> {
-  const spec = ADMIN_COMMANDS[command]
-  if (!spec) throw new Error(`no command ${command}`)
-  const invocation = spec.prepare(command, [...args, '--database-url', ctx.tdb.url], {})
-  if (invocation === 'help') throw new Error('help')
-  return invocation.run(ctx.tdb.db)
-}
+const till = adminCommandRunner(ctx)
 
 describe('till merchant update', () => {
   const base = 'eip155:8453:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913'

@@ -1,50 +1,26 @@
-import { WebhookEndpointWithSecret } from '@till/contract'
 import { afterAll, beforeEach, describe, expect, it } from 'vitest'
-import { type Account, createAccount, createBody, testClock, useTestApp } from '../../test/fixtures.ts'
-import { handDispatcher } from '../../test/webhook-fixtures.ts'
+import { type Account, createAccount } from '../../test/fixtures.ts'
+import { handDispatcher, registerEndpoint, sandboxPayment, useWebhookApp } from '../../test/webhook-fixtures.ts'
 import { startWebhookReceiver } from '../../test/webhook-receiver.ts'
-import { ADMIN_COMMANDS } from './admin.ts'
+import { adminCommandRunner } from './admin-command.test-helper.ts'
 
-const clock = testClock()
 const receiver = await startWebhookReceiver()
 afterAll(() => receiver.close())
-const outbound = { lookup: receiver.lookup, ca: [receiver.ca] }
-const ctx = useTestApp({ clock, config: { sandbox: true }, outbound })
+const { clock, outbound, ctx } = useWebhookApp(receiver)
+const till = adminCommandRunner(ctx)
 
 let account: Account
 beforeEach(async () => {
   account = await createAccount(ctx.tdb.db, { sandbox: true })
 })
 
-/** Runs `till <command> … --database-url <the test database>` in-process, as the CLI would, and returns its output. */
-async function till(command: string, ...args: string[]): Promise<string> {
-  const spec = ADMIN_COMMANDS[command]
-  if (!spec) throw new Error(`no command ${command}`)
-  const invocation = spec.prepare(command, [...args, '--database-url', ctx.tdb.url], {})
-  if (invocation === 'help') throw new Error('help')
-  return invocation.run(ctx.tdb.db)
-}
-
 describe('till webhooks', () => {
   it('lists endpoints and deliveries with their attempts, redelivers one, and enables an endpoint', async () => {
-    const registered = await ctx.app.inject({
-      method: 'POST',
-      url: '/v1/webhook-endpoints',
-      headers: account.headers,
-      payload: { url: receiver.url() },
-    })
-    const { endpoint } = WebhookEndpointWithSecret.parse(registered.json())
+    const { endpoint } = await registerEndpoint(ctx.app, account, { url: receiver.url() })
     expect(await till('webhooks list', '--merchant', account.merchantId)).toContain(`${endpoint.id}  enabled  ${receiver.url()}`)
 
     receiver.answer(500)
-    const created = await ctx.app.inject({ method: 'POST', url: '/v1/merchant/payment', headers: account.headers, payload: createBody() })
-    const { paymentId } = created.json<{ paymentId: string }>()
-    await ctx.app.inject({
-      method: 'POST',
-      url: `/v1/sandbox/payments/${paymentId}/simulate`,
-      headers: account.headers,
-      payload: { outcome: 'failed' },
-    })
+    await sandboxPayment(ctx.app, account, ['failed'])
     const dispatcher = await handDispatcher(ctx.tdb.db, clock, { outbound })
     await dispatcher.runOnce()
 

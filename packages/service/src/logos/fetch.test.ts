@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net'
 import https from 'node:https'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { gzipSync } from 'node:zlib'
-import selfsigned from 'selfsigned'
+import { selfSignedCertificate } from '../../test/certificate.ts'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { type LogoFetchOptions, type LookupAll, logoFetcher } from './fetch.ts'
 import { LogoRefused } from './refusal.ts'
@@ -20,28 +20,7 @@ let connections = 0
 let requests: { path: string; headers: IncomingMessage['headers']; servername: string | false | undefined }[] = []
 let onRequestSeen: (() => void) | undefined
 
-async function certificate(): Promise<{ key: string; cert: string }> {
-  const pems = await selfsigned.generate([{ name: 'commonName', value: 'localhost' }], {
-    keyType: 'ec',
-    algorithm: 'sha256',
-    extensions: [
-      { name: 'basicConstraints', cA: false },
-      { name: 'keyUsage', digitalSignature: true, critical: true },
-      { name: 'extKeyUsage', serverAuth: true },
-      {
-        name: 'subjectAltName',
-        altNames: [
-          { type: 2, value: 'localhost' },
-          { type: 2, value: 'logos.acme-cdn.com' },
-          { type: 2, value: 'media.acme-cdn.com' },
-          { type: 2, value: 'rebind.acme-cdn.com' },
-          { type: 7, ip: '127.0.0.1' },
-        ],
-      },
-    ],
-  })
-  return { key: pems.private, cert: pems.cert }
-}
+const certificate = () => selfSignedCertificate(['localhost', 'logos.acme-cdn.com', 'media.acme-cdn.com', 'rebind.acme-cdn.com'])
 
 function chunked(res: ServerResponse, bytes: number): void {
   res.writeHead(200, { 'content-type': 'image/png' })

@@ -1,10 +1,12 @@
 import { getAddress } from 'viem'
 import { fieldError } from '../errors.ts'
+import { chainIdOf, failsChecksum } from '../evm/ids.ts'
 
 /**
- * Refuses a receiving account whose address is not EIP-55 checksummed, and names the checksummed form:
- * a mistyped address would send buyers' money where nobody can spend it, and the checksum is how a
- * wallet or a person catches the typo. Only eip155 accounts are accepted.
+ * Refuses a receiving account that is not an EVM account with an EIP-55 checksummed address: a mistyped
+ * address would send buyers' money where nobody can spend it, and the checksum is how a wallet or a person
+ * catches the typo. An address in one case carries no checksum, so its checksummed form is named; one whose
+ * checksum fails may hold a mistyped digit, so it is sent back to its source rather than "corrected".
  */
 export function checkSettlementAddresses(accounts: readonly string[]): string[] {
   return accounts.map((account, index) => {
@@ -13,8 +15,14 @@ export function checkSettlementAddresses(accounts: readonly string[]): string[] 
     const network = account.slice(0, separator)
     const address = account.slice(separator + 1)
     // One spelling per chain (no leading zeros, no names), so one network never appears twice as two strings.
-    if (!/^eip155:[1-9][0-9]{0,15}$/.test(network)) {
+    if (chainIdOf(network) === undefined) {
       throw fieldError(field, `must be an account on an EVM network, eip155:<decimal chain id> such as eip155:8453, not ${network}`)
+    }
+    if (failsChecksum(address)) {
+      throw fieldError(
+        field,
+        'fails its EIP-55 checksum (the case of its letters), so a digit may be mistyped; copy it again from the wallet',
+      )
     }
     let checksummed: string
     try {

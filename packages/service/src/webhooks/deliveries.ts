@@ -1,25 +1,13 @@
 import type { WebhookEventType } from '@till/contract'
 import type { Queryable } from '../db/port.ts'
 
-/** A delivery claimed for one attempt, with what sending it needs. */
-export type ClaimedDelivery = {
-  id: string
-  failures: number
-  /** The claim's lease: the outcome is recorded only while the delivery is still ours. */
-  leaseUntil: Date
+/** An outbox event as stored (the payment row at the change) and its merchant: what renders its body. */
+export type StoredEvent = {
   event: { id: string; type: WebhookEventType; createdAt: Date; payment: Record<string, unknown> }
   merchant: { id: string; name: string; logo: string | null }
-  endpoint: { id: string; url: string; secretSealed: Uint8Array; previousSecretSealed: Uint8Array | null; previousSecretUntil: Date | null }
 }
 
-export type AttemptRecord = { at: Date; statusCode: number | null; latencyMs: number; error: string | null }
-
-/** What follows an attempt: done, another try at `at`, or given up (the endpoint is then disabled). */
-export type AttemptOutcome = { kind: 'delivered' } | { kind: 'retry'; at: Date } | { kind: 'failed'; reason: string }
-
-type ClaimRow = {
-  id: string
-  failures: number
+type EventRow = {
   event_id: string
   type: WebhookEventType
   payment: Record<string, unknown>
@@ -27,6 +15,44 @@ type ClaimRow = {
   merchant_id: string
   merchant_name: string
   logo_digest: string | null
+}
+
+// Selected from `webhook_events e JOIN merchants m`, by every query that renders an event.
+const EVENT_COLUMNS = `e.id AS event_id, e.type, e.payment, e.created_at AS event_created_at,
+                m.id AS merchant_id, m.name AS merchant_name, m.logo_digest`
+
+const storedEvent = (row: EventRow): StoredEvent => ({
+  event: { id: row.event_id, type: row.type, createdAt: row.event_created_at, payment: row.payment },
+  merchant: { id: row.merchant_id, name: row.merchant_name, logo: row.logo_digest },
+})
+
+/** A delivery claimed for one attempt, with what sending it needs. */
+export type ClaimedDelivery = StoredEvent & {
+  id: string
+  failures: number
+  /** The claim's lease: the outcome is recorded only while the delivery is still ours. */
+  leaseUntil: Date
+  endpoint: { id: string; url: string; secretSealed: Uint8Array; previousSecretSealed: Uint8Array | null; previousSecretUntil: Date | null }
+}
+
+export type AttemptRecord = { at: Date; statusCode: number | null; latencyMs: number; error: string | null }
+
+export type DeliveryStatus = 'pending' | 'held' | 'delivered' | 'failed'
+
+/** A delivery as the deliveries list shows it. */
+export type RecentDelivery = StoredEvent & {
+  id: string
+  status: DeliveryStatus
+  nextAttemptAt: Date | null
+  attempts: { attemptedAt: Date; statusCode: number | null; latencyMs: number; error: string | null }[]
+}
+
+/** What follows an attempt: done, another try at `at`, or given up (the endpoint is then disabled). */
+export type AttemptOutcome = { kind: 'delivered' } | { kind: 'retry'; at: Date } | { kind: 'failed'; reason: string }
+
+type ClaimRow = EventRow & {
+  id: string
+  failures: number
   endpoint_id: string
   url: string
   secret_sealed: Uint8Array
@@ -55,8 +81,7 @@ export function webhookDeliveryStore(db: Queryable) {
            UPDATE webhook_deliveries d SET next_attempt_at = $3 FROM due WHERE d.id = due.id
            RETURNING d.id, d.failures, d.event_id, d.endpoint_id
          )
-         SELECT c.id::text AS id, c.failures, e.id AS event_id, e.type, e.payment, e.created_at AS event_created_at,
-                m.id AS merchant_id, m.name AS merchant_name, m.logo_digest,
+         SELECT c.id::text AS id, c.failures, ${EVENT_COLUMNS},
                 w.id AS endpoint_id, w.url, w.secret_sealed, w.previous_secret_sealed, w.previous_secret_until
            FROM claimed c
            JOIN webhook_events e ON e.id = c.event_id
@@ -68,8 +93,7 @@ export function webhookDeliveryStore(db: Queryable) {
         id: row.id,
         failures: row.failures,
         leaseUntil,
-        event: { id: row.event_id, type: row.type, createdAt: row.event_created_at, payment: row.payment },
-        merchant: { id: row.merchant_id, name: row.merchant_name, logo: row.logo_digest },
+        ...storedEvent(row),
         endpoint: {
           id: row.endpoint_id,
           url: row.url,
@@ -126,22 +150,16 @@ export function webhookDeliveryStore(db: Queryable) {
     },
 
     /** The endpoint's latest deliveries (at most `limit`), each with its event and every attempt. */
-    async recent(endpointId: string, limit: number) {
-      return db.query<{
-        id: string
-        status: 'pending' | 'delivered' | 'failed'
-        next_attempt_at: Date | null
-        event_id: string
-        type: WebhookEventType
-        payment: Record<string, unknown>
-        event_created_at: Date
-        merchant_id: string
-        merchant_name: string
-        logo_digest: string | null
-        attempts: { attempted_at: string; status_code: number | null; latency_ms: number; error: string | null }[]
-      }>(
-        `SELECT d.id::text AS id, d.status, d.next_attempt_at, e.id AS event_id, e.type, e.payment, e.created_at AS event_created_at,
-                m.id AS merchant_id, m.name AS merchant_name, m.logo_digest,
+    async recent(endpointId: string, limit: number): Promise<RecentDelivery[]> {
+      const rows = await db.query<
+        EventRow & {
+          id: string
+          status: DeliveryStatus
+          next_attempt_at: Date | null
+          attempts: { attempted_at: string; status_code: number | null; latency_ms: number; error: string | null }[]
+        }
+      >(
+        `SELECT d.id::text AS id, d.status, d.next_attempt_at, ${EVENT_COLUMNS},
                 coalesce((SELECT json_agg(json_build_object('attempted_at', a.attempted_at, 'status_code', a.status_code,
                                                             'latency_ms', a.latency_ms, 'error', a.error) ORDER BY a.id)
                             FROM webhook_attempts a WHERE a.delivery_id = d.id), '[]') AS attempts
@@ -153,6 +171,18 @@ export function webhookDeliveryStore(db: Queryable) {
           LIMIT $2`,
         [endpointId, limit],
       )
+      return rows.map((row) => ({
+        id: row.id,
+        status: row.status,
+        nextAttemptAt: row.next_attempt_at,
+        ...storedEvent(row),
+        attempts: row.attempts.map((attempt) => ({
+          attemptedAt: new Date(attempt.attempted_at),
+          statusCode: attempt.status_code,
+          latencyMs: attempt.latency_ms,
+          error: attempt.error,
+        })),
+      }))
     },
   }
 }

@@ -1,16 +1,14 @@
 import { ErrorBody, WebhookDeliveryList, WebhookEndpointList, WebhookEndpointWithSecret, WebhookEvent } from '@till/contract'
 import { Webhook } from 'standardwebhooks'
 import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest'
-import { type Account, createAccount, createBody, testClock, useTestApp } from '../../test/fixtures.ts'
-import { handDispatcher } from '../../test/webhook-fixtures.ts'
+import { type Account, createAccount } from '../../test/fixtures.ts'
+import { handDispatcher, registerEndpoint, sandboxPayment, useWebhookApp } from '../../test/webhook-fixtures.ts'
 import { startWebhookReceiver } from '../../test/webhook-receiver.ts'
 
 // Sandbox mode: the receiver is HTTPS on 127.0.0.1 (as hooks.corner-shop.com, through the injected lookup).
-const clock = testClock()
 const receiver = await startWebhookReceiver()
 afterAll(() => receiver.close())
-const outbound = { lookup: receiver.lookup, ca: [receiver.ca] }
-const ctx = useTestApp({ clock, config: { sandbox: true }, outbound })
+const { clock, outbound, ctx } = useWebhookApp(receiver)
 
 let account: Account
 beforeEach(async () => {
@@ -21,26 +19,9 @@ beforeEach(async () => {
 
 const dispatcher = () => handDispatcher(ctx.tdb.db, clock, { outbound })
 
-async function register(body: Record<string, unknown> = { url: receiver.url() }) {
-  const response = await ctx.app.inject({ method: 'POST', url: '/v1/webhook-endpoints', headers: account.headers, payload: body })
-  expect(response.statusCode, response.body).toBe(201)
-  return WebhookEndpointWithSecret.parse(response.json())
-}
+const register = (body: Record<string, unknown> = { url: receiver.url() }) => registerEndpoint(ctx.app, account, body)
 
-async function pay(outcomes: string[]) {
-  const created = await ctx.app.inject({ method: 'POST', url: '/v1/merchant/payment', headers: account.headers, payload: createBody() })
-  const { paymentId } = created.json<{ paymentId: string }>()
-  for (const outcome of outcomes) {
-    const response = await ctx.app.inject({
-      method: 'POST',
-      url: `/v1/sandbox/payments/${paymentId}/simulate`,
-      headers: account.headers,
-      payload: { outcome },
-    })
-    expect(response.statusCode, response.body).toBe(200)
-  }
-  return paymentId
-}
+const pay = (outcomes: string[]) => sandboxPayment(ctx.app, account, outcomes)
 
 async function deliveries(endpointId: string) {
   const response = await ctx.app.inject({ url: `/v1/webhook-endpoints/${endpointId}/deliveries`, headers: account.headers })

@@ -8,8 +8,8 @@ import { join } from 'node:path'
 import { type TillReadyLine, WebhookDeliveryList, WebhookEndpointWithSecret, WebhookEvent } from '@till/contract'
 import { Webhook } from 'standardwebhooks'
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
-import { type Account, createAccount, createBody, testClock, useTestApp } from '../../test/fixtures.ts'
-import { handDispatcher } from '../../test/webhook-fixtures.ts'
+import { type Account, createAccount, createBody } from '../../test/fixtures.ts'
+import { handDispatcher, registerEndpoint, sandboxPayment, useWebhookApp } from '../../test/webhook-fixtures.ts'
 import { RECEIVER_HOST, startWebhookReceiver } from '../../test/webhook-receiver.ts'
 import { type RunningTill, startTill } from '../cli/till-process.test-helper.ts'
 import { webhookSender } from './sender.ts'
@@ -25,31 +25,15 @@ beforeEach(() => {
 const eventOf = (index: number) => WebhookEvent.parse(JSON.parse(receiver.received[index]?.body ?? 'null'))
 
 describe('an endpoint that is down, fails and hangs before it answers', () => {
-  const clock = testClock()
-  const outbound = { lookup: receiver.lookup, ca: [receiver.ca] }
-  const ctx = useTestApp({ clock, config: { sandbox: true }, outbound })
+  const { clock, outbound, ctx } = useWebhookApp(receiver)
   let account: Account
   beforeEach(async () => {
     account = await createAccount(ctx.tdb.db, { sandbox: true })
   })
 
   it('retries through a refused connection, a 500 and a timeout, and is delivered once a 2xx comes', async () => {
-    const registered = await ctx.app.inject({
-      method: 'POST',
-      url: '/v1/webhook-endpoints',
-      headers: account.headers,
-      payload: { url: receiver.url() },
-    })
-    const { endpoint, secret } = WebhookEndpointWithSecret.parse(registered.json())
-    const created = await ctx.app.inject({ method: 'POST', url: '/v1/merchant/payment', headers: account.headers, payload: createBody() })
-    const { paymentId } = created.json<{ paymentId: string }>()
-    const failed = await ctx.app.inject({
-      method: 'POST',
-      url: `/v1/sandbox/payments/${paymentId}/simulate`,
-      headers: account.headers,
-      payload: { outcome: 'failed' },
-    })
-    expect(failed.statusCode, failed.body).toBe(200)
+    const { endpoint, secret } = await registerEndpoint(ctx.app, account, { url: receiver.url() })
+    const paymentId = await sandboxPayment(ctx.app, account, ['failed'])
 
     // Each attempt gets a deadline of its own that the test can end, as 10 s of silence would.
     let deadline = new AbortController()

@@ -112,25 +112,12 @@ export function webhookService(deps: {
 
     async deliveries(merchantId: string, id: string): Promise<WebhookDelivery[]> {
       await found(merchantId, id)
-      const rows = await deliveries.recent(id, RECENT_DELIVERIES)
-      return rows.map((row) => ({
-        id: row.id,
-        status: row.status,
-        nextAttemptAt: row.status === 'pending' && row.next_attempt_at ? row.next_attempt_at.toISOString() : null,
-        event: webhookEvent({
-          id: row.event_id,
-          type: row.type,
-          createdAt: row.event_created_at,
-          payment: row.payment,
-          merchant: { id: row.merchant_id, name: row.merchant_name, logo: row.logo_digest },
-          logoUrl: deps.logoUrl,
-        }),
-        attempts: row.attempts.map((attempt) => ({
-          attemptedAt: new Date(attempt.attempted_at).toISOString(),
-          statusCode: attempt.status_code,
-          latencyMs: attempt.latency_ms,
-          error: attempt.error,
-        })),
+      return (await deliveries.recent(id, RECENT_DELIVERIES)).map((delivery) => ({
+        id: delivery.id,
+        status: delivery.status,
+        nextAttemptAt: delivery.status === 'pending' && delivery.nextAttemptAt ? delivery.nextAttemptAt.toISOString() : null,
+        event: webhookEvent({ ...delivery.event, merchant: delivery.merchant, logoUrl: deps.logoUrl }),
+        attempts: delivery.attempts.map((attempt) => ({ ...attempt, attemptedAt: attempt.attemptedAt.toISOString() })),
       }))
     },
 

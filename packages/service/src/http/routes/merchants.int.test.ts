@@ -223,7 +223,11 @@ describe('settlementAddresses on PATCH', () => {
     await update(account.merchantId, { settlementAddresses: [ethereum] })
     for (const [accounts, field, message] of [
       [[base.toLowerCase()], 'settlementAddresses[0]', `is not EIP-55 checksummed; write it as ${base}`],
-      [[ethereum, base.replace('833589f', '833589F')], 'settlementAddresses[1]', 'is not EIP-55 checksummed'],
+      [
+        [ethereum, base.replace('833589f', '833589F')],
+        'settlementAddresses[1]',
+        'fails its EIP-55 checksum (the case of its letters), so a digit may be mistyped; copy it again from the wallet',
+      ],
       [
         ['solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp:7S3P4HxJpyyigGzodYwHtCxZyUQe9JiBMHyRWXArAaKv'],
         'settlementAddresses[0]',
