@@ -36,9 +36,15 @@ describe('CheckoutStatus', () => {
 
 describe('CheckoutConfirmRequest', () => {
   const valid = { walletId: 'sandbox_pays', optionId: 'usdc-base', account: 'eip155:8453:0x52908400098527886e0f7030069857d2e4169ee7' }
+  const hash = '0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060'
+  const browser = { ...valid, walletId: 'browser', transactionHash: hash, walletName: 'MetaMask' }
 
-  it('accepts a wallet, an option and a CAIP-10 account', () => {
+  it('accepts a test wallet, an option and a CAIP-10 account', () => {
     expect(CheckoutConfirmRequest.parse(valid)).toEqual(valid)
+  })
+
+  it("accepts a browser wallet's signed transaction hash", () => {
+    expect(CheckoutConfirmRequest.parse(browser)).toEqual(browser)
   })
 
   it.each([
@@ -47,8 +53,20 @@ describe('CheckoutConfirmRequest', () => {
     { ...valid, optionId: '' },
     // The amount is the server's to quote, never the page's to send.
     { ...valid, amount: '1' },
+    // A test wallet signs nothing: a hash from it would be a claim nobody checks.
+    { ...valid, transactionHash: hash },
+    { ...browser, transactionHash: undefined },
+    { ...browser, transactionHash: hash.slice(0, 65) },
+    { ...browser, transactionHash: `${hash}00` },
+    { ...browser, walletName: '' },
+    { ...browser, clientId: 'abc' },
   ])('refuses %j', (body) => {
     expect(CheckoutConfirmRequest.safeParse(body).success).toBe(false)
+  })
+
+  it('names the field of a malformed hash', () => {
+    const result = CheckoutConfirmRequest.safeParse({ ...browser, transactionHash: '0x12' })
+    expect(result.error?.issues.map((issue) => issue.path.join('.'))).toEqual(['transactionHash'])
   })
 })
 

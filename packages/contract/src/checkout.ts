@@ -18,12 +18,27 @@ export const REDIRECT_COUNTDOWN_MS = 3_000
 /** The longest a status long-poll is held open before it answers "unchanged". */
 export const CHECKOUT_LONG_POLL_MAX_MS = 25_000
 
-export const CheckoutWalletId = z.enum(['sandbox_pays', 'sandbox_declines', 'sandbox_slow', 'sandbox_never']).meta({
-  id: 'CheckoutWalletId',
+export const SandboxWalletId = z.enum(['sandbox_pays', 'sandbox_declines', 'sandbox_slow', 'sandbox_never']).meta({
+  id: 'SandboxWalletId',
   description:
     'Sandbox test wallets, one per outcome like test card numbers: pays (succeeds), declines (the buyer refuses to sign: failed), slow (processing for a while, then succeeds), never (submits a transaction that never confirms).',
 })
+export type SandboxWalletId = z.infer<typeof SandboxWalletId>
+
+/** The buyer's own wallet, found in the browser (EIP-6963, else `window.ethereum`): the page signs with it. */
+export const BROWSER_WALLET_ID = 'browser'
+
+export const CheckoutWalletId = z.enum([...SandboxWalletId.options, BROWSER_WALLET_ID]).meta({
+  id: 'CheckoutWalletId',
+  description: `A sandbox test wallet, or \`${BROWSER_WALLET_ID}\`: whichever wallet the buyer's browser offers, on a real (or local) chain.`,
+})
 export type CheckoutWalletId = z.infer<typeof CheckoutWalletId>
+
+/** A transaction hash as EVM wallets return it: 0x and 64 hex digits. */
+export const TransactionHash = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{64}$/, { error: 'must be a transaction hash, 0x and 64 hex digits' })
+  .meta({ id: 'TransactionHash', example: '0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060' })
 
 export const CheckoutWallet = z
   .object({
@@ -40,6 +55,10 @@ export const PaymentOption = z
     network: z.object({ id: Caip2, name: z.string() }),
     /** The exact amount of the token the buyer signs for; `display` is always present here. */
     tokenAmount: TokenAmount,
+    /** The merchant's receiving account on the option's network: the transfer goes there, straight to the merchant. */
+    payTo: Caip10.optional(),
+    /** The rate the amount was computed with, fixed for the payment's lifetime: "1 EUR = 1.0842 USDC". */
+    rate: z.string().optional(),
   })
   .meta({ id: 'PaymentOption', description: 'A token on a network the buyer can pay with, and how much of it.' })
 export type PaymentOption = z.infer<typeof PaymentOption>
@@ -102,18 +121,43 @@ export const CheckoutSession = z
   .meta({ id: 'CheckoutSession', description: 'Everything the checkout page shows for one payment.' })
 export type CheckoutSession = z.infer<typeof CheckoutSession>
 
-export const CheckoutConfirmRequest = z
+const confirmFields = {
+  optionId: z.string().min(1).max(64),
+  /** The connected account on the option's network; its chain must be the option's. */
+  account: Caip10,
+}
+
+const SandboxConfirmRequest = z
   .object({
-    walletId: CheckoutWalletId,
-    optionId: z.string().min(1).max(64),
-    /** The connected account on the option's network; its chain must be the option's. */
-    account: Caip10,
+    walletId: SandboxWalletId,
+    ...confirmFields,
     /** The browser's own client id of the sandbox wallet app, kept in its storage. */
     clientId: WalletClientId.optional(),
   })
   .strict()
+  .meta({ id: 'SandboxConfirmRequest', description: 'A sandbox test wallet pays: it signs nothing real.' })
+
+const BrowserWalletConfirmRequest = z
+  .object({
+    walletId: z.literal(BROWSER_WALLET_ID),
+    ...confirmFields,
+    /**
+     * The hash of the ERC-20 transfer the buyer signed. Only a claim: Till reads the transaction from the
+     * chain and checks its token, sender, recipient and amount against the option before it counts.
+     */
+    transactionHash: TransactionHash,
+    /** The wallet's name as it announced itself (EIP-6963), shown in the listing as the buyer's provider. */
+    walletName: z.string().trim().min(1).max(64).optional(),
+  })
+  .strict()
+  .meta({ id: 'BrowserWalletConfirmRequest', description: "The buyer signed a transfer in their browser's wallet." })
+
+export const CheckoutConfirmRequest = z
+  .discriminatedUnion('walletId', [SandboxConfirmRequest, BrowserWalletConfirmRequest])
   .meta({ id: 'CheckoutConfirmRequest', description: 'The buyer signs: pay this payment with this option from this wallet.' })
 export type CheckoutConfirmRequest = z.infer<typeof CheckoutConfirmRequest>
+export type SandboxConfirmRequest = z.infer<typeof SandboxConfirmRequest>
+export type BrowserWalletConfirmRequest = z.infer<typeof BrowserWalletConfirmRequest>
 
 export const CheckoutStatusQuery = z
   .object({

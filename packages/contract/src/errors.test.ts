@@ -34,6 +34,8 @@ describe('ERROR_CODES', () => {
       reference_in_use: 409,
       invalid_transition: 409,
       idempotency_conflict: 409,
+      transaction_already_used: 409,
+      transaction_not_found: 409,
       payload_too_large: 413,
       uri_too_long: 414,
       unsupported_media_type: 415,

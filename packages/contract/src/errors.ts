@@ -25,6 +25,14 @@ export const ERROR_CODES = {
   reference_already_paid: { status: 409, description: 'A payment for this referenceId already succeeded.' },
   reference_in_use: { status: 409, description: 'An open payment for this referenceId has a different amount.' },
   invalid_transition: { status: 409, description: 'The payment cannot move to the requested status from its current one.' },
+  transaction_already_used: {
+    status: 409,
+    description: 'This transaction hash was already submitted, for this payment or another: a transaction pays one payment only.',
+  },
+  transaction_not_found: {
+    status: 409,
+    description: "The network's node does not know this transaction yet; submit it again in a few seconds.",
+  },
   idempotency_conflict: { status: 409, description: 'This Idempotency-Key was already used with a different request body.' },
   payload_too_large: { status: 413, description: 'The request body is too large.' },
   uri_too_long: { status: 414, description: 'A path segment of the request is longer than any identifier can be.' },

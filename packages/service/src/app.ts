@@ -43,6 +43,9 @@ import { rateLimiter, type RateLimit } from './http/rate-limit.ts'
 import { statusEvents } from './payments/status-events.ts'
 import { paymentRails, type PaymentRail } from './rails/rail.ts'
 import { sandboxRail } from './sandbox/rail.ts'
+import type { EvmConfig } from './evm/config.ts'
+import type { FollowerTiming } from './evm/follower.ts'
+import { evmRail } from './evm/rail.ts'
 import { ApiError } from './errors.ts'
 import { accountStore } from './store/accounts.ts'
 import { serviceSecret } from './store/secrets.ts'
@@ -124,7 +127,12 @@ export type AppDeps = {
    * is given here.
    */
   outbound?: Pick<LogoFetchOptions, 'lookup' | 'ca' | 'onDial'>
+  /** Real payments on EVM chains: the operator's checked configuration (`till serve --config`). */
+  evm?: { config: EvmConfig; timing?: Partial<FollowerTiming> }
 }
+
+// Blocks come every 2 to 12 s on the chains Till knows; a transaction missing for 30 minutes is gone (ADR 23).
+const DEFAULT_FOLLOWER_TIMING: FollowerTiming = { intervalMs: 2_000, recheckMs: 2_000, dropAfterMs: 30 * 60_000 }
 
 /** Builds the Till HTTP application. It does not listen: only the CLI does. */
 export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -242,7 +250,8 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
     events.releaseAll()
   })
   const sweepMs = config.expirySweepMs ?? 1_000
-  // The rails buyers pay through. Only the sandbox's exists yet; its test wallets pay sandbox partners' payments.
+  // The rails buyers pay through, in order: the sandbox's test wallets take sandbox partners' payments in
+  // sandbox mode, and the EVM rail, when configured, takes every other payment.
   const railList: PaymentRail[] = []
   if (config.sandbox) {
     railList.push(
@@ -257,6 +266,10 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
         confirmIntervalMs: Math.min(sweepMs, 250),
       }),
     )
+  }
+  if (deps.evm) {
+    const timing = { ...DEFAULT_FOLLOWER_TIMING, ...deps.evm.timing }
+    railList.push(evmRail({ db, payments, accounts, clock, log: app.log, config: deps.evm.config, timing }).rail)
   }
   const rails = paymentRails(railList)
   app.addHook('onReady', async () => rails.start())

@@ -1,5 +1,6 @@
 import { ADMIN_COMMANDS } from './admin.ts'
 import { runAdminCommand } from './admin-command.ts'
+import { ConfigError } from '../evm/config.ts'
 import { UsageError } from './args.ts'
 import { serve } from './serve.ts'
 
@@ -34,7 +35,7 @@ export async function main(argv: string[], env: Record<string, string | undefine
     if (!spec) throw new UsageError(`Unknown command "${argv.slice(0, 2).join(' ')}".\n\n${HELP}`)
     return await runAdminCommand(command, spec, argv.slice(command.split(' ').length), env)
   } catch (error) {
-    if (error instanceof UsageError) {
+    if (error instanceof UsageError || error instanceof ConfigError) {
       process.stderr.write(`${error.message}\n`)
       return 2
     }

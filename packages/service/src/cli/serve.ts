@@ -5,6 +5,7 @@ import { commandHelp } from '../config/flag-help.ts'
 import { ServeConfig, SERVE_FLAGS } from '../config/serve-flags.ts'
 import { describeStorage, openDatabase } from '../db/open.ts'
 import { systemClock } from '../domain/clock.ts'
+import { loadEvmConfig } from '../evm/config.ts'
 import { ensureSandboxAccounts, type SandboxAccounts } from '../sandbox/seed.ts'
 import { parseCommand } from './args.ts'
 
@@ -23,6 +24,8 @@ export async function serve(argv: string[], env: Record<string, string | undefin
     { level: config['log-level'], redact: ['req.headers["api-key"]', 'req.headers.authorization'] },
     pino.destination({ dest: config.json ? 2 : 1, sync: false }),
   )
+  // A bad configuration stops start-up before anything is opened, naming the field to fix.
+  const evm = config.config === undefined ? undefined : { config: await loadEvmConfig(config.config) }
   const storage = { dataDir: config['data-dir'], databaseUrl: config['database-url'] }
   // The embedded server's initdb runs in a process of its own meanwhile this one loads the service.
   const opening = openDatabase(storage, (message) => logger.warn(message))
@@ -43,6 +46,7 @@ export async function serve(argv: string[], env: Record<string, string | undefin
   const app = await createApp({
     db,
     logger,
+    ...(evm ? { evm } : {}),
     config: {
       sandbox: config.sandbox,
       paymentTtlSeconds: config['payment-ttl'],

@@ -61,6 +61,13 @@ export const SERVE_FLAGS = {
     schema: integerFlag(250, 60_000, 'milliseconds between status polls suggested to merchants').default(2_000),
     help: 'Status polling interval suggested to merchants',
   }),
+  config: flag({
+    type: 'string',
+    value: 'FILE',
+    env: 'TILL_CONFIG',
+    schema: z.string().min(1, { error: 'must name a JSON file' }).optional(),
+    help: 'EVM payments: networks, tokens and rates (JSON; see README)\nWithout it, only sandbox payments can be paid',
+  }),
   'public-url': flag({
     type: 'string',
     value: 'URL',

@@ -13,6 +13,7 @@ const usdc = (tokenMinor: bigint, rate: string): StoredQuote => ({
   rate,
   rateSource: 'fixed',
   rateAsOf: null,
+  recipient: '0x52908400098527886E0F7030069857D2E4169EE7',
 })
 
 describe('payment quotes', () => {

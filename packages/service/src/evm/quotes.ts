@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/port.ts'
+import type { Address } from './ids.ts'
 import type { RateSource } from './quote.ts'
 
 /** What a buyer must send for one option of one payment, and the rate it was computed with. */
@@ -12,6 +13,8 @@ export type StoredQuote = {
   rate: string
   rateSource: RateSource
   rateAsOf: Date | null
+  /** The merchant's receiving address on the network when the quote was made. */
+  recipient: Address
 }
 
 type QuoteRow = {
@@ -22,6 +25,7 @@ type QuoteRow = {
   rate: string
   rate_source: RateSource
   rate_as_of: Date | null
+  recipient: string
 }
 
 const toQuote = (row: QuoteRow): StoredQuote => ({
@@ -32,6 +36,7 @@ const toQuote = (row: QuoteRow): StoredQuote => ({
   rate: row.rate,
   rateSource: row.rate_source,
   rateAsOf: row.rate_as_of,
+  recipient: row.recipient as Address,
 })
 
 /**
@@ -44,8 +49,8 @@ export function paymentQuotes(db: Queryable) {
     async fix(paymentId: string, quotes: readonly StoredQuote[], now: Date): Promise<StoredQuote[]> {
       for (const quote of quotes) {
         await db.query(
-          `INSERT INTO payment_quotes (payment_id, option_id, network, token, token_minor, rate, rate_source, rate_as_of, created_at)
-           VALUES ($1, $2, $3, $4, $5::numeric, $6, $7, $8, $9)
+          `INSERT INTO payment_quotes (payment_id, option_id, network, token, token_minor, rate, rate_source, rate_as_of, recipient, created_at)
+           VALUES ($1, $2, $3, $4, $5::numeric, $6, $7, $8, $9, $10)
            ON CONFLICT (payment_id, option_id) DO NOTHING`,
           [
             paymentId,
@@ -56,12 +61,13 @@ export function paymentQuotes(db: Queryable) {
             quote.rate,
             quote.rateSource,
             quote.rateAsOf,
+            quote.recipient,
             now,
           ],
         )
       }
       const rows = await db.query<QuoteRow>(
-        `SELECT option_id, network, token, token_minor::text AS token_minor, rate, rate_source, rate_as_of
+        `SELECT option_id, network, token, token_minor::text AS token_minor, rate, rate_source, rate_as_of, recipient
            FROM payment_quotes WHERE payment_id = $1 ORDER BY created_at, option_id`,
         [paymentId],
       )
@@ -69,3 +75,4 @@ export function paymentQuotes(db: Queryable) {
     },
   }
 }
+export type PaymentQuotes = ReturnType<typeof paymentQuotes>

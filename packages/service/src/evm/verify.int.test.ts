@@ -1,7 +1,6 @@
 import { type Address, erc20Abi, type Hash } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type Anvil, startAnvil } from '../../test/chain/anvil.ts'
-import { chainClients, deployToken, devAccount } from '../../test/chain/token.ts'
+import { type Anvil, chainClients, deployToken, devAccount, startAnvil } from '@till/devchain'
 import { checkTransfer, type TransferExpectation } from './verify.ts'
 
 // A real local chain: every outcome is a transaction anvil mined (or did not).

@@ -27,8 +27,8 @@ export type Mismatch = 'chain' | 'sender' | 'token' | 'recipient' | 'amount' | '
 export type TransferCheck =
   | { status: 'unknown' }
   | { status: 'refused'; mismatch: Mismatch; message: string }
-  | { status: 'pending' }
-  | { status: 'reverted'; blockNumber: bigint }
+  | { status: 'pending'; nonce: number }
+  | { status: 'reverted'; blockNumber: bigint; confirmations: bigint; nonce: number }
   | { status: 'mined'; blockNumber: bigint; confirmations: bigint; nonce: number }
 
 const refused = (mismatch: Mismatch, message: string): TransferCheck => ({ status: 'refused', mismatch, message })
@@ -67,7 +67,7 @@ export async function checkTransfer(client: PublicClient, hash: Hash, expected: 
   if (!isAddressEqual(recipient, expected.to)) return refused('recipient', `the transfer goes to ${recipient}, not to the merchant`)
   if (amount !== expected.amount)
     return refused('amount', `the transfer is of ${amount} units; the payment needs exactly ${expected.amount}`)
-  if (transaction.blockNumber === null) return { status: 'pending' }
+  if (transaction.blockNumber === null) return { status: 'pending', nonce: transaction.nonce }
 
   let receipt: Awaited<ReturnType<PublicClient['getTransactionReceipt']>>
   try {
@@ -77,7 +77,9 @@ export async function checkTransfer(client: PublicClient, hash: Hash, expected: 
     if (error instanceof TransactionReceiptNotFoundError) return { status: 'unknown' }
     throw error
   }
-  if (receipt.status === 'reverted') return { status: 'reverted', blockNumber: receipt.blockNumber }
+  const depth = async () => (await client.getBlockNumber({ cacheTime: 0 })) - receipt.blockNumber + 1n
+  // A revert is as final as the block it is in: a reorg could still replace it with nothing at all.
+  if (receipt.status === 'reverted') return { status: 'reverted', blockNumber: receipt.blockNumber, confirmations: await depth(), nonce: transaction.nonce }
   const transfers = parseEventLogs({ abi: erc20Abi, eventName: 'Transfer', logs: receipt.logs }).filter(
     (log) =>
       isAddressEqual(log.address, expected.token) &&
@@ -91,6 +93,5 @@ export async function checkTransfer(client: PublicClient, hash: Hash, expected: 
   if (block.timestamp < BigInt(Math.floor(expected.notBefore.getTime() / 1000))) {
     return refused('time', 'the transfer was mined before the payment was created')
   }
-  const latest = await client.getBlockNumber({ cacheTime: 0 })
-  return { status: 'mined', blockNumber: receipt.blockNumber, confirmations: latest - receipt.blockNumber + 1n, nonce: transaction.nonce }
+  return { status: 'mined', blockNumber: receipt.blockNumber, confirmations: await depth(), nonce: transaction.nonce }
 }

@@ -14,7 +14,7 @@ export interface PaymentRail {
   /** The wallets the page offers the buyer. */
   wallets(payment: PaymentRecord): readonly CheckoutWallet[]
   /** Each token on each network the payment can be paid with, and the exact amount of it. */
-  options(payment: PaymentRecord): readonly PaymentOption[]
+  options(payment: PaymentRecord): Promise<readonly PaymentOption[]>
   /**
    * Checks the buyer's submission and moves the payment as it says (processing, then what follows).
    * A submission that does not fit the payment is refused with a 400 naming the field; the payment stays.

@@ -1,4 +1,4 @@
-import type { CheckoutConfirmRequest, PaymentOption } from '@till/contract'
+import { BROWSER_WALLET_ID, type CheckoutConfirmRequest, type PaymentOption } from '@till/contract'
 import type { FastifyBaseLogger } from 'fastify'
 import type { Database } from '../db/port.ts'
 import type { Clock } from '../domain/clock.ts'
@@ -69,8 +69,9 @@ export function sandboxRail(deps: {
       return sandbox
     },
     wallets: () => TEST_WALLETS,
-    options: (payment) => SANDBOX_OPTIONS.map((option) => paymentOption(payment, option)),
+    options: async (payment) => SANDBOX_OPTIONS.map((option) => paymentOption(payment, option)),
     async submit(payment, submission: CheckoutConfirmRequest) {
+      if (submission.walletId === BROWSER_WALLET_ID) throw fieldError('walletId', 'a sandbox payment is paid with a test wallet')
       const option = sandboxOption(submission.optionId)
       if (!option) throw fieldError('optionId', 'not a payment option of this payment')
       if (!submission.account.startsWith(`${option.network.caip2}:`)) {

@@ -1,4 +1,4 @@
-import { CreatePaymentRequest, type CheckoutWalletId } from '@till/contract'
+import { CreatePaymentRequest, type SandboxWalletId } from '@till/contract'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { createAccount, createBody, silentLog, testClock, type Account, useTestDatabase } from '../../test/fixtures.ts'
 import type { Database, Queryable, Row, SqlValue } from '../db/port.ts'
@@ -61,7 +61,7 @@ async function created() {
 }
 
 const pay =
-  (payments: ReturnType<typeof services>['payments'], walletId: CheckoutWalletId, slowConfirmMs: number | 'held' = SLOW_MS) =>
+  (payments: ReturnType<typeof services>['payments'], walletId: SandboxWalletId, slowConfirmMs: number | 'held' = SLOW_MS) =>
   async (payment: Awaited<ReturnType<typeof created>>) =>
     payWithTestWallet({ payments, clock, slowConfirmMs }, { payment, walletId, option, account: buyer })
 

@@ -1,4 +1,4 @@
-import type { CheckoutWallet, CheckoutWalletId } from '@till/contract'
+import type { CheckoutWallet, SandboxWalletId } from '@till/contract'
 import type { Clock } from '../domain/clock.ts'
 import type { PaymentService } from '../payments/service.ts'
 import type { PaymentRecord } from '../store/payment-record.ts'
@@ -16,7 +16,7 @@ export const TEST_WALLETS: readonly CheckoutWallet[] = [
   { id: 'sandbox_never', name: 'Test Wallet: Never Confirms' },
 ]
 
-const walletName = (id: CheckoutWalletId) => TEST_WALLETS.find((wallet) => wallet.id === id)?.name ?? id
+const walletName = (id: SandboxWalletId) => TEST_WALLETS.find((wallet) => wallet.id === id)?.name ?? id
 
 export type TestWalletDeps = {
   payments: PaymentService
@@ -36,7 +36,7 @@ export async function payWithTestWallet(
   deps: TestWalletDeps,
   input: {
     payment: PaymentRecord
-    walletId: CheckoutWalletId
+    walletId: SandboxWalletId
     option: SandboxOption
     account: string
     /** The sandbox wallet app and the browser's client id: the payment is then listed to that client. */

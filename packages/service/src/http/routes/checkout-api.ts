@@ -50,7 +50,7 @@ export function checkoutApiRoutes(app: FastifyInstance, deps: CheckoutDeps) {
   app.get<{ Params: { paymentId: string } }>(`${base}/options`, { onRequest: guard }, async (request) => {
     const payment = await load(request.params.paymentId)
     const rail = await deps.rails.of(payment)
-    return { options: rail ? rail.options(payment) : [] }
+    return { options: rail ? await rail.options(payment) : [] }
   })
 
   app.post<{ Params: { paymentId: string } }>(`${base}/confirm`, { onRequest: guardAction }, async (request) => {

@@ -1,0 +1,2 @@
+export { type Anvil, anvilBinary, startAnvil } from './anvil.ts'
+export { chainClients, deployToken, devAccount, testTokenArtifact } from './token.ts'

@@ -1,0 +1,97 @@
+import type { PaymentOption } from '@till/contract'
+import type { Clock } from '../domain/clock.ts'
+import type { AccountStore } from '../store/accounts.ts'
+import type { PaymentRecord } from '../store/payment-record.ts'
+import type { EvmConfig, EvmNetwork, EvmToken } from './config.ts'
+import { type Address, normalizeAddress } from './ids.ts'
+import { quoteTokenAmount, rateFor } from './quote.ts'
+import type { PaymentQuotes, StoredQuote } from './quotes.ts'
+import type { EndpointRates } from './rate-endpoint.ts'
+
+/** One way to pay one payment: a configured token, the merchant's address on its network, and the fixed quote. */
+export type EvmOption = { id: string; network: EvmNetwork; token: EvmToken; quote: StoredQuote }
+
+/** Stable and URL-safe, and the same for a token whatever payment it is offered for: `usdc-8453`. */
+export const optionIdOf = (token: EvmToken, network: EvmNetwork): string =>
+  `${token.symbol.toLowerCase().replace(/[^a-z0-9]+/g, '_')}-${network.chainId}`
+
+/** The merchant's receiving address on `network`, from their CAIP-10 settlement accounts. */
+function receivingAddress(accounts: readonly string[], network: string): Address | undefined {
+  const account = accounts.find((candidate) => candidate.startsWith(`${network}:`))
+  return account === undefined ? undefined : normalizeAddress(account.slice(network.length + 1))
+}
+
+/** How the page shows a quote's rate, from what the quote stored: "1 EUR = 1.0842 USDC". */
+export const rateDisplay = (currency: string, quote: StoredQuote, token: EvmToken): string =>
+  `1 ${currency} = ${quote.rate} ${token.symbol}`
+
+export function toPaymentOption(payment: PaymentRecord, option: EvmOption): PaymentOption {
+  const { network, token, quote } = option
+  return {
+    id: option.id,
+    network: { id: network.id, name: network.name },
+    tokenAmount: {
+      unit: `caip19/${token.id}`,
+      value: quote.tokenMinor.toString(),
+      display: { assetSymbol: token.symbol, assetName: token.name, decimals: token.decimals, networkName: network.name },
+    },
+    payTo: `${network.id}:${quote.recipient}`,
+    rate: rateDisplay(payment.currency, quote, token),
+  }
+}
+
+/**
+ * The options of a payment: each configured token on a network where the merchant receives, priced in the
+ * payment's currency. The first quote of each option is stored and kept (issue 14): what the page showed
+ * is what Till checks on chain, whatever rates and addresses do later. An option whose token left the
+ * configuration is no longer offered.
+ */
+export function evmOptions(deps: {
+  config: EvmConfig
+  accounts: AccountStore
+  quotes: PaymentQuotes
+  clock: Clock
+  /** The endpoint's latest rates, when one is configured and answered. */
+  endpointRates: () => Promise<EndpointRates | undefined>
+}) {
+  async function fresh(payment: PaymentRecord): Promise<StoredQuote[]> {
+    const merchant = await deps.accounts.findMerchant(payment.merchantId)
+    const accounts = merchant?.settlementAddresses ?? []
+    const needsEndpoint = deps.config.tokens.some((token) => rateFor(deps.config, payment.currency, token.symbol) === undefined)
+    const endpoint = needsEndpoint ? await deps.endpointRates() : undefined
+    return deps.config.tokens.flatMap((token) => {
+      const network = deps.config.networks.find((candidate) => candidate.id === token.network)
+      const recipient = receivingAddress(accounts, token.network)
+      const rate = rateFor(deps.config, payment.currency, token.symbol, endpoint)
+      if (!network || !recipient || !rate) return []
+      const quote = quoteTokenAmount({ amountMinor: payment.amountMinor, currency: payment.currency, token, rate })
+      // A price of nothing in a token's smallest unit cannot be paid by transfer.
+      if (quote.tokenMinor === 0n) return []
+      return [
+        {
+          optionId: optionIdOf(token, network),
+          network: network.id,
+          token: token.id,
+          tokenMinor: quote.tokenMinor,
+          rate: quote.rate,
+          rateSource: quote.source,
+          rateAsOf: quote.asOf === null ? null : new Date(quote.asOf),
+          recipient,
+        },
+      ]
+    })
+  }
+
+  return {
+    async of(payment: PaymentRecord): Promise<EvmOption[]> {
+      const stored = await deps.quotes.fix(payment.id, payment.status === 'pending' ? await fresh(payment) : [], deps.clock.now())
+      return stored.flatMap((quote) => {
+        const token = deps.config.tokens.find((candidate) => candidate.id === quote.token)
+        const network = deps.config.networks.find((candidate) => candidate.id === quote.network)
+        return token && network ? [{ id: quote.optionId, network, token, quote }] : []
+      })
+    },
+  }
+}
+
+export type EvmOptions = ReturnType<typeof evmOptions>

@@ -1,0 +1,182 @@
+import { BROWSER_WALLET_ID, type BrowserWalletConfirmRequest, type CheckoutWallet } from '@till/contract'
+import type { FastifyBaseLogger } from 'fastify'
+import type { Hash } from 'viem'
+import type { Database } from '../db/port.ts'
+import type { Clock } from '../domain/clock.ts'
+import { ApiError, fieldError } from '../errors.ts'
+import type { PaymentService } from '../payments/service.ts'
+import type { PaymentRail } from '../rails/rail.ts'
+import type { AccountStore } from '../store/accounts.ts'
+import type { PaidDetails, PaymentRecord } from '../store/payment-record.ts'
+import { checkChainIds, type EvmChains, evmChains } from './chains.ts'
+import { ConfigError, type EvmConfig } from './config.ts'
+import { evmFollower, type FollowerTiming } from './follower.ts'
+import { type Address, normalizeAddress } from './ids.ts'
+import { type EvmOption, evmOptions, toPaymentOption } from './options.ts'
+import { paymentQuotes } from './quotes.ts'
+import { fetchRates, type EndpointRates } from './rate-endpoint.ts'
+import { evmTransfers, type Transfer } from './transfers.ts'
+import { checkTransfer } from './verify.ts'
+
+const BROWSER_WALLET: CheckoutWallet = { id: BROWSER_WALLET_ID, name: 'Browser wallet' }
+
+// An endpoint's rates are reused for a minute: a checkout page load must not wait on it every time.
+const RATES_TTL_MS = 60_000
+
+export type EvmRailDeps = {
+  db: Database
+  payments: PaymentService
+  accounts: AccountStore
+  clock: Clock
+  log: FastifyBaseLogger
+  config: EvmConfig
+  timing: FollowerTiming
+  /** The networks' RPC clients; built from the configuration when absent. */
+  chains?: EvmChains
+}
+
+/**
+ * Real payments on EVM chains (issue 14, ADR 23): the buyer's own wallet signs an ERC-20 transfer straight
+ * to the merchant, the page hands Till the hash, and Till believes only what the network's RPC says of it.
+ */
+export function evmRail(deps: EvmRailDeps) {
+  const chains = deps.chains ?? evmChains(deps.config)
+  let cachedRates: { at: number; rates: EndpointRates } | undefined
+  const options = evmOptions({
+    config: deps.config,
+    accounts: deps.accounts,
+    quotes: paymentQuotes(deps.db),
+    clock: deps.clock,
+    async endpointRates() {
+      const endpoint = deps.config.rates.endpoint
+      if (!endpoint) return undefined
+      const now = deps.clock.now().getTime()
+      if (cachedRates && now - cachedRates.at < RATES_TTL_MS) return cachedRates.rates
+      try {
+        cachedRates = { at: now, rates: await fetchRates(endpoint, fetch) }
+      } catch (error) {
+        // The options it prices are left out until it answers again; pegged and fixed ones are still offered.
+        deps.log.warn({ err: error }, 'the rate endpoint failed')
+        return undefined
+      }
+      return cachedRates.rates
+    },
+  })
+  const follower = evmFollower({ db: deps.db, payments: deps.payments, chains, clock: deps.clock, log: deps.log, timing: deps.timing })
+
+  async function check(payment: PaymentRecord, option: EvmOption, from: Address, hash: Hash) {
+    try {
+      return await checkTransfer(chains.client(option.network.id), hash, {
+        chainId: option.network.chainId,
+        token: option.token.address,
+        from,
+        to: option.quote.recipient,
+        amount: option.quote.tokenMinor,
+        notBefore: payment.createdAt,
+      })
+    } catch (error) {
+      deps.log.warn({ err: error, network: option.network.id }, 'the network could not be asked about a transaction')
+      throw new ApiError('bad_gateway', `${option.network.name} could not be asked about this transaction; submit it again in a moment.`)
+    }
+  }
+
+  /** A transfer that checked out but came after its payment ended: kept for the merchant to refund. */
+  async function recordLate(payment: PaymentRecord, transfer: Transfer): Promise<never> {
+    const bound = await evmTransfers(deps.db).bind({ ...transfer, late: true }, deps.clock.now())
+    if (!bound) throw new ApiError('transaction_already_used', 'This transaction was already submitted; it pays nothing more.')
+    deps.log.warn({ paymentId: payment.id, txHash: transfer.txHash }, 'a transfer arrived after its payment ended')
+    const fresh = (await deps.payments.readForCheckout(payment.id)) ?? payment
+    throw new ApiError(
+      'invalid_transition',
+      `Payment ${payment.id} is ${fresh.status === 'pending' ? 'expired' : fresh.status}, so this transfer cannot pay it. It is recorded as a late transfer for the merchant to refund.`,
+      { details: { status: fresh.status === 'pending' ? 'expired' : fresh.status, late: true } },
+    )
+  }
+
+  async function submit(payment: PaymentRecord, submission: BrowserWalletConfirmRequest): Promise<PaymentRecord> {
+    const option = (await options.of(payment)).find((candidate) => candidate.id === submission.optionId)
+    if (!option) throw fieldError('optionId', 'not a payment option of this payment')
+    const prefix = `${option.network.id}:`
+    const from = submission.account.startsWith(prefix) ? normalizeAddress(submission.account.slice(prefix.length)) : undefined
+    if (!from) throw fieldError('account', `must be an account on ${option.network.id}, the network of the option`)
+
+    const hash = submission.transactionHash.toLowerCase() as Hash
+    const checked = await check(payment, option, from, hash)
+    if (checked.status === 'unknown') {
+      throw new ApiError('transaction_not_found', `${option.network.name} does not know transaction ${hash} yet; submit it again in a few seconds.`)
+    }
+    if (checked.status === 'refused') throw fieldError('transactionHash', checked.message)
+
+    const now = deps.clock.now()
+    const transfer: Transfer = {
+      network: option.network.id,
+      txHash: hash,
+      paymentId: payment.id,
+      late: false,
+      sender: from,
+      recipient: option.quote.recipient,
+      token: option.token.address,
+      amount: option.quote.tokenMinor,
+      blockNumber: checked.status === 'pending' ? null : checked.blockNumber,
+    }
+    if (payment.status !== 'pending' || payment.expiresAt <= now) return recordLate(payment, transfer)
+
+    const paid: PaidDetails = {
+      buyerAccount: `${option.network.id}:${from}`,
+      buyerProviderName: submission.walletName ?? null,
+      buyerProviderIcon: null,
+      network: option.network.id,
+      txHash: hash,
+      txNonce: BigInt(checked.nonce),
+      token: {
+        unit: option.token.id,
+        value: option.quote.tokenMinor,
+        symbol: option.token.symbol,
+        name: option.token.name,
+        decimals: option.token.decimals,
+      },
+      feeMinor: null,
+      feePercentage: null,
+      settlement: null,
+    }
+    let moved: PaymentRecord
+    try {
+      moved = await deps.payments.atomically(async ({ transition, tx }) => {
+        const transfers = evmTransfers(tx)
+        if (!(await transfers.bind(transfer, now))) {
+          throw new ApiError('transaction_already_used', 'This transaction was already submitted; a transaction pays one payment only.')
+        }
+        const processing = await transition({ payment, to: 'processing', reason: 'transaction_submitted', paid })
+        await transfers.watch({ paymentId: payment.id, network: option.network.id, txHash: hash, blockNumber: transfer.blockNumber, now })
+        return processing
+      })
+    } catch (error) {
+      // Expired or paid by another transaction meanwhile: this one is late.
+      if (error instanceof ApiError && error.code === 'invalid_transition') return recordLate(payment, transfer)
+      throw error
+    }
+    follower.nudge()
+    return moved
+  }
+
+  const rail: PaymentRail = {
+    sandbox: false,
+    serves: async () => true,
+    wallets: () => [BROWSER_WALLET],
+    async options(payment) {
+      return (await options.of(payment)).map((option) => toPaymentOption(payment, option))
+    },
+    async submit(payment, submission) {
+      if (submission.walletId !== BROWSER_WALLET_ID) throw fieldError('walletId', 'this payment is paid from a browser wallet')
+      return submit(payment, submission)
+    },
+    async start() {
+      const { wrong, unreachable } = await checkChainIds(chains, deps.config.networks)
+      for (const line of unreachable) deps.log.warn(`EVM network unreachable at start: ${line}`)
+      if (wrong.length > 0) throw new ConfigError('the EVM configuration', wrong.map((message) => ({ path: '', message })))
+      follower.start()
+    },
+    stop: follower.stop,
+  }
+  return { rail, follower, chains }
+}

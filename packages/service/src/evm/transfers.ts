@@ -1,0 +1,151 @@
+import type { Queryable } from '../db/port.ts'
+import type { Address } from './ids.ts'
+
+/** A transfer that checked out against its payment: what it moved, from whom to whom. */
+export type Transfer = {
+  network: string
+  txHash: string
+  paymentId: string
+  /** Submitted after the payment had ended: kept for the merchant to refund, never paying anything. */
+  late: boolean
+  sender: Address
+  recipient: Address
+  /** The ERC-20 contract. */
+  token: Address
+  amount: bigint
+  blockNumber: bigint | null
+}
+
+/** A processing payment's transaction, followed until it has its network's confirmations. */
+export type Watch = {
+  paymentId: string
+  network: string
+  txHash: string
+  blockNumber: bigint | null
+  lostSince: Date | null
+  transfer: Transfer
+}
+
+type WatchRow = {
+  payment_id: string
+  network: string
+  tx_hash: string
+  block_number: string | null
+  lost_since: Date | null
+  sender: string
+  recipient: string
+  token: string
+  amount: string
+}
+
+const toWatch = (row: WatchRow): Watch => ({
+  paymentId: row.payment_id,
+  network: row.network,
+  txHash: row.tx_hash,
+  blockNumber: row.block_number === null ? null : BigInt(row.block_number),
+  lostSince: row.lost_since,
+  transfer: {
+    network: row.network,
+    txHash: row.tx_hash,
+    paymentId: row.payment_id,
+    late: false,
+    sender: row.sender as Address,
+    recipient: row.recipient as Address,
+    token: row.token as Address,
+    amount: BigInt(row.amount),
+    blockNumber: row.block_number === null ? null : BigInt(row.block_number),
+  },
+})
+
+/** The EVM rail's records of transfers and of the confirmations it follows (migration 0011). */
+export function evmTransfers(db: Queryable) {
+  return {
+    /**
+     * Binds the transaction to its payment for good. False when the hash is already bound, to this payment
+     * or another: the caller refuses the submission. Inside a transaction, a concurrent claim of the same
+     * hash waits for this one's commit and then fails.
+     */
+    async bind(transfer: Transfer, now: Date): Promise<boolean> {
+      const rows = await db.query(
+        `INSERT INTO evm_transfers (network, tx_hash, payment_id, late, sender, recipient, token, amount, block_number, recorded_at)
+         VALUES ($1, lower($2), $3, $4, $5, $6, $7, $8::numeric, $9, $10)
+         ON CONFLICT (network, tx_hash) DO NOTHING
+         RETURNING tx_hash`,
+        [
+          transfer.network,
+          transfer.txHash,
+          transfer.paymentId,
+          transfer.late,
+          transfer.sender,
+          transfer.recipient,
+          transfer.token,
+          transfer.amount.toString(),
+          transfer.blockNumber?.toString() ?? null,
+          now,
+        ],
+      )
+      return rows.length === 1
+    },
+
+    async lateFor(paymentId: string): Promise<Transfer[]> {
+      const rows = await db.query<Omit<WatchRow, 'lost_since'>>(
+        `SELECT payment_id, network, tx_hash, block_number::text AS block_number, sender, recipient, token, amount::text AS amount
+           FROM evm_transfers WHERE payment_id = $1 AND late ORDER BY recorded_at`,
+        [paymentId],
+      )
+      return rows.map((row) => ({ ...toWatch({ ...row, lost_since: null }).transfer, late: true }))
+    },
+
+    async watch(input: { paymentId: string; network: string; txHash: string; blockNumber: bigint | null; now: Date }) {
+      await db.query(
+        `INSERT INTO evm_watches (payment_id, network, tx_hash, block_number, next_check_at, created_at)
+         VALUES ($1, $2, lower($3), $4, $5, $5)`,
+        [input.paymentId, input.network, input.txHash, input.blockNumber?.toString() ?? null, input.now],
+      )
+    },
+
+    /**
+     * Leases up to `limit` due watches until `leaseUntil`: of several instances, each gets other rows, and
+     * rows a crashed instance leased come due again when the lease runs out.
+     */
+    async lease(now: Date, leaseUntil: Date, limit: number): Promise<Watch[]> {
+      const rows = await db.query<WatchRow>(
+        `WITH due AS (
+           SELECT payment_id FROM evm_watches
+            WHERE next_check_at <= $1
+            ORDER BY next_check_at
+            LIMIT $3
+              FOR UPDATE SKIP LOCKED
+         )
+         UPDATE evm_watches AS w SET next_check_at = $2
+           FROM due, evm_transfers AS t
+          WHERE w.payment_id = due.payment_id AND t.network = w.network AND t.tx_hash = w.tx_hash
+         RETURNING w.payment_id, w.network, w.tx_hash, w.block_number::text AS block_number, w.lost_since,
+                   t.sender, t.recipient, t.token, t.amount::text AS amount`,
+        [now, leaseUntil, limit],
+      )
+      return rows.map(toWatch)
+    },
+
+    /** The transaction was seen (in a block, or back in a mempool) or found missing; check it again at `next`. */
+    async reschedule(input: { paymentId: string; blockNumber: bigint | null; lostSince: Date | null; next: Date }) {
+      await db.query('UPDATE evm_watches SET block_number = $2, lost_since = $3, next_check_at = $4 WHERE payment_id = $1', [
+        input.paymentId,
+        input.blockNumber?.toString() ?? null,
+        input.lostSince,
+        input.next,
+      ])
+    },
+
+    async unwatch(paymentId: string) {
+      await db.query('DELETE FROM evm_watches WHERE payment_id = $1', [paymentId])
+    },
+
+    async watching(): Promise<number> {
+      const [row] = await db.query<{ count: string }>('SELECT count(*)::text AS count FROM evm_watches')
+      return Number(row?.count ?? 0)
+    },
+  }
+}
+
+export type EvmTransfers = ReturnType<typeof evmTransfers>
