@@ -62,7 +62,14 @@ export async function serve(argv: string[], env: Record<string, string | undefin
       checkoutUrl: () => checkoutUrl,
     },
   })
-  await app.listen({ port: config.port, host: config.host })
+  try {
+    await app.listen({ port: config.port, host: config.host })
+  } catch (error) {
+    // A rail that refuses to start (an RPC serving the wrong chain) must not leave the database running.
+    await app.close().catch(() => {})
+    await db.close()
+    throw error
+  }
   const address = app.server.address()
   const port = typeof address === 'object' && address ? address.port : config.port
   const host = config.host.includes(':') ? `[${config.host}]` : config.host

@@ -38,17 +38,24 @@ export function evmChains(config: Pick<EvmConfig, 'networks'>): EvmChains {
  * would read the wrong chain's transactions. Unreachable endpoints are reported, not refused, so that a
  * network outage does not stop Till from starting; its payments wait until it answers.
  */
-export async function checkChainIds(chains: EvmChains, networks: readonly EvmNetwork[]): Promise<{ unreachable: string[]; wrong: string[] }> {
+export async function checkChainIds(
+  chains: EvmChains,
+  networks: readonly EvmNetwork[],
+): Promise<{ unreachable: string[]; wrong: string[] }> {
   const unreachable: string[] = []
   const wrong: string[] = []
   for (const network of networks) {
     try {
       const chainId = await chains.client(network.id).getChainId()
       if (chainId !== network.chainId) {
-        wrong.push(`${network.id}: its rpcUrl ${network.rpcUrl} serves chain ${chainId}, not ${network.chainId}; point it at a node of ${network.name}`)
+        wrong.push(
+          `${network.id}: its rpcUrl ${network.rpcUrl} serves chain ${chainId}, not ${network.chainId}; point it at a node of ${network.name}`,
+        )
       }
     } catch (error) {
-      unreachable.push(`${network.id}: ${network.rpcUrl} did not answer (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`)
+      unreachable.push(
+        `${network.id}: ${network.rpcUrl} did not answer (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`,
+      )
     }
   }
   return { unreachable, wrong }

@@ -93,7 +93,8 @@ export function evmFollower(deps: {
     const now = deps.clock.now()
     const outcome = outcomeOf(watch, check, network.confirmations, now, deps.timing.dropAfterMs)
     if (outcome.kind === 'waiting') {
-      if (outcome.lostSince && !watch.lostSince) deps.log.warn({ paymentId: payment.id, txHash: watch.txHash }, 'a followed transaction is missing')
+      if (outcome.lostSince && !watch.lostSince)
+        deps.log.warn({ paymentId: payment.id, txHash: watch.txHash }, 'a followed transaction is missing')
       await watches.reschedule({ paymentId: payment.id, ...outcome, next: new Date(now.getTime() + deps.timing.recheckMs) })
       return
     }

@@ -1,4 +1,5 @@
 import type { PaymentOption } from '@till/contract'
+import { getAddress } from 'viem'
 import type { Clock } from '../domain/clock.ts'
 import type { AccountStore } from '../store/accounts.ts'
 import type { PaymentRecord } from '../store/payment-record.ts'
@@ -35,7 +36,7 @@ export function toPaymentOption(payment: PaymentRecord, option: EvmOption): Paym
       value: quote.tokenMinor.toString(),
       display: { assetSymbol: token.symbol, assetName: token.name, decimals: token.decimals, networkName: network.name },
     },
-    payTo: `${network.id}:${quote.recipient}`,
+    payTo: `${network.id}:${getAddress(quote.recipient)}`,
     rate: rateDisplay(payment.currency, quote, token),
   }
 }

@@ -1,6 +1,6 @@
 import { BROWSER_WALLET_ID, type BrowserWalletConfirmRequest, type CheckoutWallet } from '@till/contract'
 import type { FastifyBaseLogger } from 'fastify'
-import type { Hash } from 'viem'
+import { getAddress, type Hash } from 'viem'
 import type { Database } from '../db/port.ts'
 import type { Clock } from '../domain/clock.ts'
 import { ApiError, fieldError } from '../errors.ts'
@@ -103,7 +103,10 @@ export function evmRail(deps: EvmRailDeps) {
     const hash = submission.transactionHash.toLowerCase() as Hash
     const checked = await check(payment, option, from, hash)
     if (checked.status === 'unknown') {
-      throw new ApiError('transaction_not_found', `${option.network.name} does not know transaction ${hash} yet; submit it again in a few seconds.`)
+      throw new ApiError(
+        'transaction_not_found',
+        `${option.network.name} does not know transaction ${hash} yet; submit it again in a few seconds.`,
+      )
     }
     if (checked.status === 'refused') throw fieldError('transactionHash', checked.message)
 
@@ -122,7 +125,8 @@ export function evmRail(deps: EvmRailDeps) {
     if (payment.status !== 'pending' || payment.expiresAt <= now) return recordLate(payment, transfer)
 
     const paid: PaidDetails = {
-      buyerAccount: `${option.network.id}:${from}`,
+      // Checksummed where people read it, as wallets and explorers show it.
+      buyerAccount: `${option.network.id}:${getAddress(from)}`,
       buyerProviderName: submission.walletName ?? null,
       buyerProviderIcon: null,
       network: option.network.id,
@@ -173,7 +177,11 @@ export function evmRail(deps: EvmRailDeps) {
     async start() {
       const { wrong, unreachable } = await checkChainIds(chains, deps.config.networks)
       for (const line of unreachable) deps.log.warn(`EVM network unreachable at start: ${line}`)
-      if (wrong.length > 0) throw new ConfigError('the EVM configuration', wrong.map((message) => ({ path: '', message })))
+      if (wrong.length > 0)
+        throw new ConfigError(
+          'the EVM configuration',
+          wrong.map((message) => ({ path: '', message })),
+        )
       follower.start()
     },
     stop: follower.stop,

@@ -79,7 +79,8 @@ export async function checkTransfer(client: PublicClient, hash: Hash, expected: 
   }
   const depth = async () => (await client.getBlockNumber({ cacheTime: 0 })) - receipt.blockNumber + 1n
   // A revert is as final as the block it is in: a reorg could still replace it with nothing at all.
-  if (receipt.status === 'reverted') return { status: 'reverted', blockNumber: receipt.blockNumber, confirmations: await depth(), nonce: transaction.nonce }
+  if (receipt.status === 'reverted')
+    return { status: 'reverted', blockNumber: receipt.blockNumber, confirmations: await depth(), nonce: transaction.nonce }
   const transfers = parseEventLogs({ abi: erc20Abi, eventName: 'Transfer', logs: receipt.logs }).filter(
     (log) =>
       isAddressEqual(log.address, expected.token) &&

@@ -13,9 +13,13 @@ function sendHtml(request: FastifyRequest, reply: FastifyReply, status: number, 
   return reply.header('Content-Encoding', 'gzip').send(gzipSync(html))
 }
 
-/** The hosted checkout page at `gatewayUrl` (spec 4.7) and its two content-addressed assets. */
+/**
+ * The hosted checkout page at `gatewayUrl` (spec 4.7) and its content-addressed assets: the script and
+ * stylesheet it links, and the wallet chunk the script imports once the buyer picks a browser wallet.
+ */
 export function checkoutPageRoutes(app: FastifyInstance, deps: CheckoutDeps) {
-  const assets = new Map([deps.assets.script, deps.assets.style].map((asset) => [asset.fileName, asset]))
+  const { script, style, lazy } = deps.assets
+  const assets = new Map([script, style, ...lazy].map((asset) => [asset.fileName, asset]))
 
   app.get<{ Params: { file: string } }>('/checkout/assets/:file', async (request, reply) => {
     const asset = assets.get(request.params.file)

@@ -1,0 +1,73 @@
+import { beforeEach, describe, expect, it } from 'vitest'
+import { createCheckoutPayment, gatewayCall } from '../../test/checkout-fixtures.ts'
+import { BUYER, HAND_TIMING, handFollower, receiveOnLocalChain, transfer, useLocalChain } from '../../test/evm-fixtures.ts'
+import { createAccount, testApp, testClock, useTestDatabase, type Account } from '../../test/fixtures.ts'
+import { paymentStore } from '../store/payments.ts'
+import { evmTransfers } from './transfers.ts'
+
+// The watch list is in the database: what one process started following, another finishes.
+const chain = useLocalChain(2)
+const ctx = useTestDatabase()
+const clock = testClock()
+let account: Account
+beforeEach(async () => {
+  account = await createAccount(ctx.tdb.db)
+  await receiveOnLocalChain(ctx.tdb.db, account)
+})
+// 19.99 EUR at 1.0842 USDC per EUR, the local chain's configured rate.
+const QUOTED = 21_673_158n
+
+/** A Till instance on the shared database, as a restarted process would be. */
+const instance = () => testApp(ctx.tdb.db, { clock, evm: { config: chain.config, timing: HAND_TIMING } })
+
+async function processingPayment(app: Awaited<ReturnType<typeof instance>>): Promise<string> {
+  const created = await createCheckoutPayment(app, account, { amount: { unit: 'iso4217/EUR', value: '1999' } })
+  await gatewayCall(app, created, '/options')
+  const hash = await transfer(chain, { amount: QUOTED })
+  const submitted = await gatewayCall(app, created, '/confirm', {
+    method: 'POST',
+    payload: { walletId: 'browser', optionId: 'usdc-31337', account: `eip155:31337:${BUYER.address}`, transactionHash: hash },
+  })
+  expect(submitted.json()).toMatchObject({ status: 'processing' })
+  return created.paymentId
+}
+
+const statusOf = async (id: string) => (await paymentStore(ctx.tdb.db).findById(id))?.status
+
+describe('following confirmations', () => {
+  it('resumes after a restart: a payment submitted before it succeeds after it', async () => {
+    const before = await instance()
+    const id = await processingPayment(before)
+    await before.close()
+
+    await chain.clients.test.mine({ blocks: 1 })
+    const after = await instance()
+    try {
+      await handFollower(ctx.tdb.db, clock, chain.config).runOnce()
+      expect(await statusOf(id)).toBe('succeeded')
+      expect(await evmTransfers(ctx.tdb.db).watching()).toBe(0)
+    } finally {
+      await after.close()
+    }
+  })
+
+  it('splits the watch list between instances, and takes over a crashed one’s share when its lease runs out', async () => {
+    const app = await instance()
+    try {
+      const ids = [await processingPayment(app), await processingPayment(app)]
+      const store = evmTransfers(ctx.tdb.db)
+      const leaseUntil = new Date(clock.now().getTime() + 60_000)
+      const [first, second] = await Promise.all([store.lease(clock.now(), leaseUntil, 1), store.lease(clock.now(), leaseUntil, 1)])
+      expect([...(first ?? []), ...(second ?? [])].map((watch) => watch.paymentId).sort()).toEqual([...ids].sort())
+      // Both leased, neither checked (their instances "crashed"): nothing is due until the leases run out.
+      expect(await store.lease(clock.now(), leaseUntil, 10)).toEqual([])
+
+      await chain.clients.test.mine({ blocks: 1 })
+      clock.advance(60_000)
+      await handFollower(ctx.tdb.db, clock, chain.config).runOnce()
+      expect([await statusOf(ids[0] ?? ''), await statusOf(ids[1] ?? '')]).toEqual(['succeeded', 'succeeded'])
+    } finally {
+      await app.close()
+    }
+  })
+})

@@ -1,0 +1,237 @@
+import { ErrorBody, Payment, PaymentOptionsResponse } from '@till/contract'
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { createCheckoutPayment, gatewayCall, type CheckoutPayment } from '../../test/checkout-fixtures.ts'
+import {
+  BUYER,
+  handFollower,
+  MERCHANT,
+  receiveOnLocalChain,
+  signedTransfer,
+  STRANGER,
+  transfer,
+  useLocalChain,
+  HAND_TIMING,
+} from '../../test/evm-fixtures.ts'
+import { createAccount, testClock, useTestApp, type Account, type TestAppOptions } from '../../test/fixtures.ts'
+import { listingPayment } from '../payments/views.ts'
+import { accountStore } from '../store/accounts.ts'
+import { paymentStore } from '../store/payments.ts'
+import { evmTransfers } from './transfers.ts'
+
+// A real local chain, three confirmations: every outcome below is a transaction anvil mined, or forgot.
+const chain = useLocalChain(3)
+const clock = testClock()
+const options: TestAppOptions = { clock }
+beforeAll(() => {
+  options.evm = { config: chain.config, timing: HAND_TIMING }
+})
+const ctx = useTestApp(options)
+
+let account: Account
+let follower: ReturnType<typeof handFollower>
+beforeEach(async () => {
+  account = await createAccount(ctx.tdb.db)
+  await receiveOnLocalChain(ctx.tdb.db, account)
+  follower = handFollower(ctx.tdb.db, clock, chain.config)
+})
+
+// 19.99 EUR at 1.0842 USDC per EUR is 21.673158 USDC: 21673158 of its smallest unit, exactly.
+const PRICE = { unit: 'iso4217/EUR', value: '1999' }
+const QUOTED = 21_673_158n
+
+async function payment(): Promise<CheckoutPayment> {
+  const created = await createCheckoutPayment(ctx.app, account, { amount: PRICE })
+  const answer = await gatewayCall(ctx.app, created, '/options')
+  expect(answer.statusCode).toBe(200)
+  return created
+}
+
+const submit = (paid: CheckoutPayment, transactionHash: string, overrides: Record<string, unknown> = {}) =>
+  gatewayCall(ctx.app, paid, '/confirm', {
+    method: 'POST',
+    payload: {
+      walletId: 'browser',
+      optionId: 'usdc-31337',
+      account: `eip155:31337:${BUYER.address}`,
+      transactionHash,
+      walletName: 'Test Browser Wallet',
+      ...overrides,
+    },
+  })
+
+async function statusOf(paymentId: string) {
+  return (await paymentStore(ctx.tdb.db).findById(paymentId))?.status
+}
+
+async function listing(paymentId: string) {
+  const record = await paymentStore(ctx.tdb.db).findById(paymentId)
+  const merchant = await accountStore(ctx.tdb.db).findMerchant(account.merchantId)
+  if (!record || !merchant) throw new Error(`no payment ${paymentId}`)
+  return Payment.parse(listingPayment(record, { id: merchant.id, name: merchant.name, iconUrl: null }))
+}
+
+describe('the options of a payment on a local chain', () => {
+  it('quote the exact token amount, the rate used and where the transfer goes', async () => {
+    const created = await createCheckoutPayment(ctx.app, account, { amount: PRICE })
+    const { options } = PaymentOptionsResponse.parse((await gatewayCall(ctx.app, created, '/options')).json())
+    expect(options).toEqual([
+      {
+        id: 'usdc-31337',
+        network: { id: 'eip155:31337', name: 'Local chain' },
+        tokenAmount: {
+          unit: `caip19/eip155:31337/erc20:${chain.usdc}`,
+          value: QUOTED.toString(),
+          display: { assetSymbol: 'USDC', assetName: 'USD Coin', decimals: 6, networkName: 'Local chain' },
+        },
+        payTo: `eip155:31337:${MERCHANT}`,
+        rate: '1 EUR = 1.0842 USDC',
+      },
+    ])
+  })
+
+  it('are none for a merchant who receives on no configured network', async () => {
+    await accountStore(ctx.tdb.db).updateMerchant({
+      partnerId: account.partnerId,
+      merchantId: account.merchantId,
+      changes: { settlementAddresses: [] },
+      now: new Date(),
+    })
+    const created = await createCheckoutPayment(ctx.app, account, { amount: PRICE })
+    expect((await gatewayCall(ctx.app, created, '/options')).json()).toEqual({ options: [] })
+  })
+})
+
+describe('a browser wallet payment', () => {
+  it('is processing once submitted, and succeeds after the network’s confirmations', async () => {
+    const paid = await payment()
+    const hash = await transfer(chain, { amount: QUOTED })
+    const submitted = await submit(paid, hash)
+    expect(submitted.statusCode).toBe(200)
+    expect(submitted.json()).toMatchObject({ status: 'processing', paid: { transactionHash: hash } })
+
+    await follower.runOnce()
+    expect(await statusOf(paid.paymentId)).toBe('processing')
+    await chain.clients.test.mine({ blocks: 1 })
+    await follower.runOnce()
+    expect(await statusOf(paid.paymentId)).toBe('processing')
+    await chain.clients.test.mine({ blocks: 1 })
+    await follower.runOnce()
+    expect(await statusOf(paid.paymentId)).toBe('succeeded')
+
+    const row = await listing(paid.paymentId)
+    const receipt = await chain.clients.public.getTransaction({ hash })
+    expect(row).toMatchObject({
+      status: 'succeeded',
+      buyer: { accountCaip10: `eip155:31337:${BUYER.address}`, accountProviderName: 'Test Browser Wallet' },
+      transaction: { networkId: '31337', hash, nonce: receipt.nonce },
+      tokenAmount: { unit: `caip19/eip155:31337/erc20:${chain.usdc.toLowerCase()}`, value: QUOTED.toString() },
+      settlement: { settled: true, amount: PRICE, txHash: hash },
+    })
+    expect(row.fees).toBeUndefined()
+  })
+
+  it('fails when the transfer reverted, once the revert is as deep as a success would need', async () => {
+    const paid = await payment()
+    // The stranger holds no USDC: the exact transfer is mined and reverts.
+    const hash = await transfer(chain, { amount: QUOTED, from: STRANGER, gas: 100_000n })
+    const submitted = await submit(paid, hash, { account: `eip155:31337:${STRANGER.address}` })
+    expect(submitted.json()).toMatchObject({ status: 'processing' })
+    await follower.runOnce()
+    expect(await statusOf(paid.paymentId)).toBe('processing')
+    await chain.clients.test.mine({ blocks: 2 })
+    await follower.runOnce()
+    expect(await statusOf(paid.paymentId)).toBe('failed')
+  })
+
+  it.each([
+    ['a wrong amount', { amount: QUOTED - 1n }, 'the payment needs exactly 21673158'],
+    ['a wrong recipient', { amount: QUOTED, to: STRANGER.address }, 'not to the merchant'],
+    ['a wrong token', { amount: QUOTED, token: 'other' as const }, 'does not transfer the token of the chosen option'],
+  ])('refuses %s with a clear error, and the payment stays pending', async (_, input, words) => {
+    const paid = await payment()
+    const hash = await transfer(chain, { ...input, token: input.token === 'other' ? chain.other : chain.usdc })
+    const refused = await submit(paid, hash)
+    expect(refused.statusCode).toBe(400)
+    const body = ErrorBody.parse(refused.json())
+    expect(body.issues?.[0]?.field).toBe('transactionHash')
+    expect(body.issues?.[0]?.message).toContain(words)
+    expect(await statusOf(paid.paymentId)).toBe('pending')
+  })
+
+  it('refuses an account on another chain than the option’s', async () => {
+    const paid = await payment()
+    const hash = await transfer(chain, { amount: QUOTED })
+    const refused = await submit(paid, hash, { account: `eip155:8453:${BUYER.address}` })
+    expect(refused.statusCode).toBe(400)
+    expect(ErrorBody.parse(refused.json()).issues?.[0]?.field).toBe('account')
+    expect(await statusOf(paid.paymentId)).toBe('pending')
+  })
+
+  it('asks for the hash again while the network does not know it', async () => {
+    const paid = await payment()
+    const refused = await submit(paid, `0x${'ab'.repeat(32)}`)
+    expect(refused.statusCode).toBe(409)
+    expect(refused.json()).toMatchObject({ code: 'transaction_not_found' })
+    expect(await statusOf(paid.paymentId)).toBe('pending')
+  })
+
+  it('pays one payment only with one transaction hash', async () => {
+    const first = await payment()
+    const second = await payment()
+    const hash = await transfer(chain, { amount: QUOTED })
+    expect((await submit(first, hash)).statusCode).toBe(200)
+    const again = await submit(second, hash.toUpperCase().replace('0X', '0x'))
+    expect(again.statusCode).toBe(409)
+    expect(again.json()).toMatchObject({ code: 'transaction_already_used' })
+    expect(await statusOf(second.paymentId)).toBe('pending')
+  })
+
+  it('leaves the payment expired when the transfer comes after its deadline, and records it for a refund', async () => {
+    const paid = await payment()
+    clock.advance(901_000)
+    const hash = await transfer(chain, { amount: QUOTED })
+    const late = await submit(paid, hash)
+    expect(late.statusCode).toBe(409)
+    expect(late.json()).toMatchObject({ code: 'invalid_transition', details: { status: 'expired', late: true } })
+    expect(await statusOf(paid.paymentId)).toBe('expired')
+    expect(await evmTransfers(ctx.tdb.db).lateFor(paid.paymentId)).toMatchObject([
+      { txHash: hash.toLowerCase(), late: true, sender: BUYER.address.toLowerCase(), recipient: MERCHANT.toLowerCase(), amount: QUOTED },
+    ])
+  })
+})
+
+describe('a reorganisation before enough confirmations', () => {
+  it('sends the payment back to waiting, and it succeeds when the transaction is mined again', async () => {
+    const paid = await payment()
+    const raw = await signedTransfer(chain, { amount: QUOTED })
+    const snapshot = await chain.clients.test.snapshot()
+    const hash = await chain.clients.public.sendRawTransaction({ serializedTransaction: raw })
+    expect((await submit(paid, hash)).json()).toMatchObject({ status: 'processing' })
+    await follower.runOnce()
+
+    await chain.clients.test.revert({ id: snapshot })
+    await follower.runOnce()
+    expect(await statusOf(paid.paymentId)).toBe('processing')
+    expect((await ctx.tdb.db.query<{ lost: boolean }>('SELECT lost_since IS NOT NULL AS lost FROM evm_watches'))[0]?.lost).toBe(true)
+
+    await chain.clients.public.sendRawTransaction({ serializedTransaction: raw })
+    await chain.clients.test.mine({ blocks: 2 })
+    await follower.runOnce()
+    expect(await statusOf(paid.paymentId)).toBe('succeeded')
+  })
+
+  it('fails the payment when the transaction stays gone past the drop window', async () => {
+    const paid = await payment()
+    const snapshot = await chain.clients.test.snapshot()
+    const hash = await transfer(chain, { amount: QUOTED })
+    expect((await submit(paid, hash)).json()).toMatchObject({ status: 'processing' })
+    await chain.clients.test.revert({ id: snapshot })
+    await follower.runOnce()
+    clock.advance(HAND_TIMING.dropAfterMs - 1)
+    await follower.runOnce()
+    expect(await statusOf(paid.paymentId)).toBe('processing')
+    clock.advance(1)
+    await follower.runOnce()
+    expect(await statusOf(paid.paymentId)).toBe('failed')
+  })
+})

@@ -1,0 +1,95 @@
+import { type Anvil, chainClients, deployToken, devAccount, startAnvil } from '@till/devchain'
+import { type Address, encodeFunctionData, erc20Abi, type Hash } from 'viem'
+import { afterAll, beforeAll } from 'vitest'
+import type { Database } from '../src/db/port.ts'
+import type { Clock } from '../src/domain/clock.ts'
+import { evmChains } from '../src/evm/chains.ts'
+import { type EvmConfig, parseEvmConfig } from '../src/evm/config.ts'
+import { evmFollower, type FollowerTiming } from '../src/evm/follower.ts'
+import { paymentService } from '../src/payments/service.ts'
+import { accountStore } from '../src/store/accounts.ts'
+import { silentLog } from './fixtures.ts'
+
+/** The dev accounts of a rail test: who pays, who receives, and someone else. */
+export const BUYER = devAccount(1)
+export const MERCHANT = devAccount(2).address
+export const STRANGER = devAccount(3)
+
+/** Checks happen only when a test runs the follower; a missing transaction is given up after 10 minutes. */
+export const HAND_TIMING: FollowerTiming = { intervalMs: 0, recheckMs: 0, dropAfterMs: 10 * 60_000 }
+
+export type LocalChain = {
+  anvil: Anvil
+  clients: ReturnType<typeof chainClients>
+  usdc: Address
+  other: Address
+  config: EvmConfig
+}
+
+/**
+ * A local chain for the file: anvil with USDC (pegged to USD, 1.0842 per EUR) and another token that is
+ * not configured, both funded to the buyer. `confirmations` is the network's requirement.
+ */
+export function useLocalChain(confirmations: number): LocalChain {
+  const chain = {} as LocalChain
+  beforeAll(async () => {
+    chain.anvil = await startAnvil()
+    chain.clients = chainClients(chain.anvil.url)
+    const funded = [{ to: BUYER.address, amount: 1_000_000_000n }]
+    chain.usdc = await deployToken(chain.anvil.url, 'USD Coin', 'USDC', funded)
+    chain.other = await deployToken(chain.anvil.url, 'Other Coin', 'OTHR', funded)
+    chain.config = parseEvmConfig(
+      {
+        networks: [{ id: 'eip155:31337', rpcUrl: chain.anvil.url, confirmations }],
+        tokens: [{ id: `eip155:31337/erc20:${chain.usdc}`, symbol: 'USDC', name: 'USD Coin', decimals: 6, peg: 'USD' }],
+        rates: { fixed: [{ from: 'EUR', to: 'USDC', rate: '1.0842' }] },
+      },
+      'test',
+    )
+  }, 60_000)
+  afterAll(() => chain.anvil?.stop())
+  return chain
+}
+
+/** The merchant receives on the local chain. */
+export async function receiveOnLocalChain(db: Database, account: { partnerId: string; merchantId: string }, address = MERCHANT) {
+  await accountStore(db).updateMerchant({
+    partnerId: account.partnerId,
+    merchantId: account.merchantId,
+    changes: { settlementAddresses: [`eip155:31337:${address}`] },
+    now: new Date(),
+  })
+}
+
+/** Another instance's follower over the same database: tests decide when it checks. */
+export function handFollower(db: Database, clock: Clock, config: EvmConfig, timing = HAND_TIMING) {
+  const payments = paymentService({ db, clock, policy: { paymentTtlSeconds: 900, allowLoopbackRedirects: false } })
+  return evmFollower({ db, payments, chains: evmChains(config), clock, log: silentLog, timing })
+}
+
+/** The buyer's wallet signs an ERC-20 transfer; resolves with its hash once anvil has mined it. */
+export async function transfer(
+  chain: LocalChain,
+  input: { to?: Address; amount: bigint; token?: Address; from?: typeof BUYER; gas?: bigint },
+): Promise<Hash> {
+  const hash = await chain.clients.wallet.writeContract({
+    address: input.token ?? chain.usdc,
+    abi: erc20Abi,
+    functionName: 'transfer',
+    args: [input.to ?? MERCHANT, input.amount],
+    account: input.from ?? BUYER,
+    ...(input.gas ? { gas: input.gas } : {}),
+  })
+  await chain.clients.public.waitForTransactionReceipt({ hash })
+  return hash
+}
+
+/** A transfer signed but not sent: a reorg test sends the same bytes again after the chain forgot them. */
+export async function signedTransfer(chain: LocalChain, input: { amount: bigint }): Promise<`0x${string}`> {
+  const request = await chain.clients.wallet.prepareTransactionRequest({
+    account: BUYER,
+    to: chain.usdc,
+    data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [MERCHANT, input.amount] }),
+  })
+  return chain.clients.wallet.signTransaction(request)
+}
