@@ -128,6 +128,32 @@ describe('GET /checkout/{paymentId}', () => {
     expect(missing.statusCode).toBe(404)
     expect(missing.json()).toMatchObject({ code: 'not_found' })
   })
+
+  it('serves the wallet chunk the script imports only once a browser wallet is picked, like the linked assets', async () => {
+    const { html } = await createCheckoutPayment(ctx.app, account)
+    const script = html.match(/<script type="module" src="\.\/assets\/([^"]+)"/)?.[1]
+    const main = await ctx.app.inject({ url: `/checkout/assets/${script}` })
+    // Imported lazily, by a path relative to the script: never linked from the page, never loaded up front.
+    const lazy = [...main.body.matchAll(/import\("\.\/([^"]+)"\)/g)].map((match) => match[1])
+    expect(lazy).toEqual([expect.stringMatching(/^wallet\.[A-Z0-9]+\.js$/)])
+    expect(html).not.toContain(lazy[0])
+    expect(main.body).not.toMatch(/^import[^(]/m)
+
+    const chunk = await ctx.app.inject({ url: `/checkout/assets/${lazy[0]}`, headers: { 'accept-encoding': 'gzip' } })
+    expect(chunk.statusCode).toBe(200)
+    expect(chunk.headers['content-type']).toMatch(/^text\/javascript/)
+    expect(chunk.headers['content-encoding']).toBe('gzip')
+    expect(chunk.headers['cache-control']).toBe('public, max-age=31536000, immutable')
+    // The page's own policy covers it: a script from the page's origin, no nonce or inline allowance needed.
+    const csp = cspOf(chunk.headers)
+    expect(csp).toContain("script-src 'self'")
+    expect(csp).not.toContain('nonce-')
+    expect(csp).not.toContain('unsafe-inline')
+    expect(chunk.headers['x-content-type-options']).toBe('nosniff')
+    const plain = await ctx.app.inject({ url: `/checkout/assets/${lazy[0]}` })
+    expect(plain.body).toContain('eth_sendTransaction')
+    expect(plain.body).toContain('a9059cbb')
+  })
 })
 
 describe('GET /checkout/{paymentId} outside sandbox mode', () => {
