@@ -45,6 +45,11 @@ export const CheckoutWallet = z
     id: CheckoutWalletId,
     /** The wallet's own name, as wallets present themselves; what each one does is the page's wording. */
     name: z.string(),
+    /**
+     * Only on a local development chain: the dev account Till's "Local dev wallet" signs with, through the
+     * gateway API's dev-wallet call, so the demo pays with real (local) tokens and no browser extension.
+     */
+    devAccount: Caip10.optional(),
   })
   .meta({ id: 'CheckoutWallet', description: 'A wallet the buyer can connect on this checkout page.' })
 export type CheckoutWallet = z.infer<typeof CheckoutWallet>
@@ -158,6 +163,13 @@ export const CheckoutConfirmRequest = z
 export type CheckoutConfirmRequest = z.infer<typeof CheckoutConfirmRequest>
 export type SandboxConfirmRequest = z.infer<typeof SandboxConfirmRequest>
 export type BrowserWalletConfirmRequest = z.infer<typeof BrowserWalletConfirmRequest>
+
+/** One EIP-1193 request of the page's Local dev wallet, answered by Till from the local chain. */
+export const DevWalletRequest = z
+  .object({ method: z.string().min(1).max(64), params: z.array(z.unknown()).max(4).optional() })
+  .strict()
+  .meta({ id: 'DevWalletRequest', description: "An EIP-1193 request to the local chain's dev wallet (sandbox only)." })
+export type DevWalletRequest = z.infer<typeof DevWalletRequest>
 
 export const CheckoutStatusQuery = z
   .object({

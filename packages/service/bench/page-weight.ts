@@ -77,7 +77,7 @@ async function main() {
     console.log('\n[bench] checkout page critical path (gzip on the wire, as Chromium requests it)')
     for (const item of all) console.log(`  ${kb(item.wireBytes).padStart(9)}  (${kb(item.rawBytes)} raw)  ${new URL(item.url).pathname}`)
     console.log(
-      `  ${kb(total).padStart(9)}  in ${all.length} requests; budget ${kb(BUDGET.gzipBytes)} in ${BUDGET.requests}: ${total <= BUDGET.gzipBytes && all.length <= BUDGET.requests ? '✓' : '✗'} (${((total / BUDGET.gzipBytes) * 100).toFixed(0)} % of it)`,
+      `  ${kb(total).padStart(9)}  (${total} B) in ${all.length} requests; budget ${kb(BUDGET.gzipBytes)} in ${BUDGET.requests}: ${total <= BUDGET.gzipBytes && all.length <= BUDGET.requests ? '✓' : '✗'} (${((total / BUDGET.gzipBytes) * 100).toFixed(0)} % of it)`,
     )
     console.log("  the merchant logo, when the merchant has one, is the one more request (from the merchant's own host)")
     if (script) {

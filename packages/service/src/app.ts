@@ -250,10 +250,10 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
     events.releaseAll()
   })
   const sweepMs = config.expirySweepMs ?? 1_000
-  // The rails buyers pay through, in order: the sandbox's test wallets take sandbox partners' payments in
-  // sandbox mode, and the EVM rail, when configured, takes every other payment.
+  // The rails buyers pay through: the EVM rail, when configured, on real networks for live partners or on
+  // test networks for sandbox partners; the sandbox's test wallets for sandbox partners otherwise.
   const railList: PaymentRail[] = []
-  if (config.sandbox) {
+  if (config.sandbox && !deps.evm?.config.sandbox) {
     railList.push(
       sandboxRail({
         db,

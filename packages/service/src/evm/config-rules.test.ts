@@ -25,6 +25,21 @@ describe('the rules across fields of the EVM configuration', () => {
     expect(config.tokens.map((token) => token.id)).toEqual([ANVIL_USDC, BASE_USDC, ANVIL_DAI])
   })
 
+  it('takes a dev wallet on a local chain of a sandbox configuration only', () => {
+    const dev = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
+    const local = parseEvmConfig({ sandbox: true, networks: [{ ...anvil, devWallet: dev }], tokens: [usdc(ANVIL_USDC)] }, 'till.json')
+    expect(local.networks[0]?.devWallet).toBe(dev.toLowerCase())
+    expect(problems({ networks: [{ ...anvil, devWallet: dev }], tokens: [usdc(ANVIL_USDC)] })).toEqual([
+      'networks[0].devWallet: needs "sandbox": true at the top level: a dev wallet pays only sandbox partners\' payments',
+    ])
+    expect(problems({ sandbox: true, networks: [{ ...base, devWallet: dev }], tokens: [usdc(BASE_USDC)] })).toEqual([
+      'networks[0].devWallet: is only for a local development chain (eip155:31337 or eip155:1337), not eip155:8453',
+    ])
+    expect(
+      problems({ sandbox: true, networks: [{ ...anvil, devWallet: dev.toLowerCase().replace('c8', 'C8') }], tokens: [usdc(ANVIL_USDC)] }),
+    ).toEqual(['networks[0].devWallet: must be an address, 0x and 40 hex digits with a valid EIP-55 checksum'])
+  })
+
   it('refuses a network listed twice', () => {
     expect(problems({ networks: [base, anvil, { ...base, name: 'Base again' }], tokens: [usdc(BASE_USDC)] })).toEqual([
       'networks[2].id: eip155:8453 is already networks[0]; list each network once',

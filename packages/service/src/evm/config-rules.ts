@@ -6,6 +6,8 @@ import type { EvmConfig } from './config-schema.ts'
  * make a rate lookup unambiguous: one network per id, one token per symbol on a network, one peg per
  * symbol, and at most one fixed rate per pair.
  */
+const DEV_CHAIN_IDS = new Set([31337, 1337])
+
 export function checkEvmConfig(config: EvmConfig, ctx: z.RefinementCtx<EvmConfig>): void {
   const problem = (path: PropertyKey[], message: string) => ctx.addIssue({ code: 'custom', path, message })
 
@@ -16,6 +18,20 @@ export function checkEvmConfig(config: EvmConfig, ctx: z.RefinementCtx<EvmConfig
     else problem(['networks', index, 'id'], `${network.id} is already networks[${first}]; list each network once`)
   })
   const configured = [...networks.keys()].join(', ')
+
+  // A dev wallet signs with a key the node holds: only a local development chain has one, and only sandbox
+  // partners may pay on it.
+  config.networks.forEach((network, index) => {
+    if (network.devWallet === undefined) return
+    if (!DEV_CHAIN_IDS.has(network.chainId)) {
+      problem(['networks', index, 'devWallet'], `is only for a local development chain (eip155:31337 or eip155:1337), not ${network.id}`)
+    } else if (!config.sandbox) {
+      problem(
+        ['networks', index, 'devWallet'],
+        'needs "sandbox": true at the top level: a dev wallet pays only sandbox partners\' payments',
+      )
+    }
+  })
 
   const tokens = new Map<string, number>()
   const symbols = new Map<string, number>()

@@ -2,7 +2,7 @@ import { currencyByCode } from '@till/contract'
 import { z } from 'zod'
 import { networkName } from '../rails/networks.ts'
 import { DecimalRate } from './decimal.ts'
-import { chainIdOf, Erc20AssetId, EvmNetworkId } from './ids.ts'
+import { chainIdOf, Erc20AssetId, EvmNetworkId, normalizeAddress } from './ids.ts'
 import { expecting, objectOf } from './issues.ts'
 
 /**
@@ -30,7 +30,7 @@ export const CurrencyCode = z
 const MAX_CONFIRMATIONS = 1_000
 const MAX_DECIMALS = 36
 
-const NETWORK_FIELDS = ['id', 'name', 'rpcUrl', 'confirmations']
+const NETWORK_FIELDS = ['id', 'name', 'rpcUrl', 'confirmations', 'devWallet']
 const Network = z
   .strictObject(
     {
@@ -46,6 +46,24 @@ const Network = z
         .int({ error: expecting(`a whole number of blocks from 1 to ${MAX_CONFIRMATIONS} before a payment counts, e.g. 3`) })
         .min(1, { error: 'must be at least 1 (1 counts a payment as soon as its block is mined)' })
         .max(MAX_CONFIRMATIONS, { error: `must be at most ${MAX_CONFIRMATIONS}` }),
+      /** A dev account the node signs for (anvil's unlocked accounts): the checkout page's "Local dev wallet". */
+      devWallet: z
+        .string({
+          error: expecting("the address of an account the node signs for, e.g. anvil's 0x70997970C51812dc3A010C7d01b50e0d17dc79C8"),
+        })
+        .transform((address, ctx) => {
+          const normalized = normalizeAddress(address)
+          if (normalized === undefined) {
+            ctx.addIssue({
+              code: 'custom',
+              input: address,
+              message: 'must be an address, 0x and 40 hex digits with a valid EIP-55 checksum',
+            })
+            return z.NEVER
+          }
+          return normalized
+        })
+        .optional(),
     },
     { error: objectOf('a network', NETWORK_FIELDS) },
   )
@@ -61,7 +79,14 @@ const Network = z
       })
       return z.NEVER
     }
-    return { id: network.id, chainId: chainIdOf(network.id) ?? 0, name, rpcUrl: network.rpcUrl, confirmations: network.confirmations }
+    return {
+      id: network.id,
+      chainId: chainIdOf(network.id) ?? 0,
+      name,
+      rpcUrl: network.rpcUrl,
+      confirmations: network.confirmations,
+      devWallet: network.devWallet,
+    }
   })
 
 const TOKEN_FIELDS = ['id', 'symbol', 'name', 'decimals', 'iconUrl', 'peg']
@@ -117,8 +142,13 @@ export const EvmConfigFields = z.strictObject(
     }),
     tokens: z.array(Token, { error: expecting('a list of tokens') }).min(1, { error: 'must list at least one token buyers may pay with' }),
     rates: Rates.default({ fixed: [] }),
+    /**
+     * Test networks for sandbox partners: with it, their payments are paid on these networks (instead of
+     * with test wallets) and live partners' never are; without it, only live partners' payments are.
+     */
+    sandbox: z.boolean({ error: expecting("true for test networks that take sandbox partners' payments, else false") }).default(false),
   },
-  { error: objectOf('the EVM configuration', ['networks', 'tokens', 'rates']) },
+  { error: objectOf('the EVM configuration', ['networks', 'tokens', 'rates', 'sandbox']) },
 )
 
 export type EvmConfig = z.output<typeof EvmConfigFields>

@@ -67,8 +67,8 @@ describe('parseEvmConfig', () => {
 
   it('refuses unknown fields, naming the ones that exist', () => {
     expect(problems({ ...valid, networks: [{ ...base, confirmation: 3 }], extra: true })).toEqual([
-      'config.json: networks[0]: unknown field "confirmation"; a network has id, name, rpcUrl and confirmations',
-      'config.json: unknown field "extra"; the EVM configuration has networks, tokens and rates',
+      'config.json: networks[0]: unknown field "confirmation"; a network has id, name, rpcUrl, confirmations and devWallet',
+      'config.json: unknown field "extra"; the EVM configuration has networks, tokens, rates and sandbox',
     ])
   })
 
@@ -77,7 +77,7 @@ describe('parseEvmConfig', () => {
       'config.json: networks: must list at least one network, e.g. { "id": "eip155:31337", "rpcUrl": "http://127.0.0.1:8545", "confirmations": 1 }',
       'config.json: tokens: must list at least one token buyers may pay with',
     ])
-    expect(problems([])).toEqual(['config.json: must be the EVM configuration: an object with networks, tokens and rates'])
+    expect(problems([])).toEqual(['config.json: must be the EVM configuration: an object with networks, tokens, rates and sandbox'])
   })
 
   it('keeps decimals from 0 to 36 and rates with many decimals as written', () => {

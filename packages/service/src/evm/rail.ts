@@ -5,11 +5,13 @@ import type { Database } from '../db/port.ts'
 import type { Clock } from '../domain/clock.ts'
 import { ApiError, fieldError } from '../errors.ts'
 import type { PaymentService } from '../payments/service.ts'
+import { partnerModes } from '../rails/partner-modes.ts'
 import type { PaymentRail } from '../rails/rail.ts'
 import type { AccountStore } from '../store/accounts.ts'
 import type { PaidDetails, PaymentRecord } from '../store/payment-record.ts'
 import { checkChainIds, type EvmChains, evmChains } from './chains.ts'
 import { ConfigError, type EvmConfig } from './config.ts'
+import { devWallet } from './dev-wallet.ts'
 import { evmFollower, type FollowerTiming } from './follower.ts'
 import { type Address, normalizeAddress } from './ids.ts'
 import { type EvmOption, evmOptions, toPaymentOption } from './options.ts'
@@ -19,6 +21,7 @@ import { evmTransfers, type Transfer } from './transfers.ts'
 import { checkTransfer } from './verify.ts'
 
 const BROWSER_WALLET: CheckoutWallet = { id: BROWSER_WALLET_ID, name: 'Browser wallet' }
+export const DEV_WALLET_NAME = 'Local dev wallet'
 
 // An endpoint's rates are reused for a minute: a checkout page load must not wait on it every time.
 const RATES_TTL_MS = 60_000
@@ -163,10 +166,19 @@ export function evmRail(deps: EvmRailDeps) {
     return moved
   }
 
+  const partners = partnerModes(deps.accounts)
+  const devWallets: CheckoutWallet[] = deps.config.networks.flatMap((network) =>
+    network.devWallet
+      ? [{ id: BROWSER_WALLET_ID, name: DEV_WALLET_NAME, devAccount: `${network.id}:${getAddress(network.devWallet)}` }]
+      : [],
+  )
+
   const rail: PaymentRail = {
-    sandbox: false,
-    serves: async () => true,
-    wallets: () => [BROWSER_WALLET],
+    // Test networks take sandbox partners' payments, real ones live partners': never the other way round.
+    sandbox: deps.config.sandbox,
+    serves: async (payment) => (await partners.isSandbox(payment.partnerId)) === deps.config.sandbox,
+    wallets: () => [BROWSER_WALLET, ...devWallets],
+    devWallet: devWallet(deps.config),
     async options(payment) {
       return (await options.of(payment)).map((option) => toPaymentOption(payment, option))
     },

@@ -1,4 +1,4 @@
-import type { CheckoutConfirmRequest, CheckoutWallet, PaymentOption } from '@till/contract'
+import type { CheckoutConfirmRequest, CheckoutWallet, DevWalletRequest, PaymentOption } from '@till/contract'
 import type { PaymentRecord } from '../store/payment-record.ts'
 
 /**
@@ -20,6 +20,8 @@ export interface PaymentRail {
    * A submission that does not fit the payment is refused with a 400 naming the field; the payment stays.
    */
   submit(payment: PaymentRecord, submission: CheckoutConfirmRequest): Promise<PaymentRecord>
+  /** Answers the page's Local dev wallet (EIP-1193), where the rail has one: a local chain's dev account. */
+  devWallet?: ((request: DevWalletRequest) => Promise<unknown>) | undefined
   /** Starts following confirmations, where the rail has any to follow; `stop` ends it. */
   start(): Promise<void>
   stop(): Promise<void>

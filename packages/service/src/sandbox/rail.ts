@@ -4,6 +4,7 @@ import type { Database } from '../db/port.ts'
 import type { Clock } from '../domain/clock.ts'
 import { fieldError } from '../errors.ts'
 import type { PaymentService } from '../payments/service.ts'
+import { partnerModes } from '../rails/partner-modes.ts'
 import type { PaymentRail } from '../rails/rail.ts'
 import type { AccountStore } from '../store/accounts.ts'
 import type { PaymentRecord } from '../store/payment-record.ts'
@@ -45,8 +46,7 @@ export function sandboxRail(deps: {
   /** How often due confirmations are delivered; 0 leaves them to the sandbox confirm call. */
   confirmIntervalMs: number
 }): PaymentRail {
-  // A partner's sandbox flag never changes, so each partner is read once, not on every gateway call.
-  const partners = new Map<string, boolean>()
+  const partners = partnerModes(deps.accounts)
   const confirmer =
     deps.confirmIntervalMs > 0
       ? sandboxConfirmer({
@@ -60,14 +60,7 @@ export function sandboxRail(deps: {
 
   return {
     sandbox: true,
-    async serves(payment) {
-      let sandbox = partners.get(payment.partnerId)
-      if (sandbox === undefined) {
-        sandbox = (await deps.accounts.findPartner(payment.partnerId))?.sandbox === true
-        if (partners.size < 10_000) partners.set(payment.partnerId, sandbox)
-      }
-      return sandbox
-    },
+    serves: (payment) => partners.isSandbox(payment.partnerId),
     wallets: () => TEST_WALLETS,
     options: async (payment) => SANDBOX_OPTIONS.map((option) => paymentOption(payment, option)),
     async submit(payment, submission: CheckoutConfirmRequest) {

@@ -1,4 +1,4 @@
-import { CHECKOUT_TOKEN_HEADER, CheckoutConfirmRequest, CheckoutStatusQuery } from '@till/contract'
+import { CHECKOUT_TOKEN_HEADER, CheckoutConfirmRequest, CheckoutStatusQuery, DevWalletRequest } from '@till/contract'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { sessionFor, type CheckoutDeps } from '../../checkout/context.ts'
 import { checkoutStatus } from '../../checkout/views.ts'
@@ -59,6 +59,15 @@ export function checkoutApiRoutes(app: FastifyInstance, deps: CheckoutDeps) {
     const rail = await deps.rails.of(payment)
     if (!rail) throw fieldError('walletId', 'no such wallet for this payment')
     return checkoutStatus(await rail.submit(payment, body), deps.clock.now())
+  })
+
+  /** The Local dev wallet's EIP-1193 requests, on a local development chain only. */
+  app.post<{ Params: { paymentId: string } }>(`${base}/dev-wallet`, { onRequest: guard }, async (request) => {
+    const body = parseOrThrow(DevWalletRequest, request.body, 'body')
+    const payment = await load(request.params.paymentId)
+    const answer = (await deps.rails.of(payment))?.devWallet
+    if (!answer) throw new ApiError('not_found', 'This payment has no Local dev wallet.')
+    return { result: await answer(body) }
   })
 
   app.post<{ Params: { paymentId: string } }>(`${base}/expire`, { onRequest: guardAction }, async (request) => {
