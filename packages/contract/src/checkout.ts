@@ -64,6 +64,17 @@ export const PaymentOption = z
     payTo: Caip10.optional(),
     /** The rate the amount was computed with, fixed for the payment's lifetime: "1 EUR = 1.0842 USDC". */
     rate: z.string().optional(),
+    /**
+     * The transaction the buyer's wallet sends, built by Till: to the token contract, calldata
+     * `transfer(payTo, amount)` followed by the payment's 16-byte reference, which binds the transfer to
+     * this payment. The page passes it to the wallet as is.
+     */
+    transfer: z
+      .object({
+        to: z.string().regex(/^0x[0-9a-fA-F]{40}$/),
+        data: z.string().regex(/^0x(?:[0-9a-fA-F]{2})+$/),
+      })
+      .optional(),
   })
   .meta({ id: 'PaymentOption', description: 'A token on a network the buyer can pay with, and how much of it.' })
 export type PaymentOption = z.infer<typeof PaymentOption>

@@ -1,11 +1,12 @@
 import { type Anvil, chainClients, deployToken, devAccount, startAnvil } from '@till/devchain'
-import { type Address, encodeFunctionData, erc20Abi, type Hash } from 'viem'
+import { type Address, erc20Abi, type Hash } from 'viem'
 import { afterAll, beforeAll } from 'vitest'
 import type { Database } from '../src/db/port.ts'
 import type { Clock } from '../src/domain/clock.ts'
 import { evmChains } from '../src/evm/chains.ts'
 import { type EvmConfig, parseEvmConfig } from '../src/evm/config.ts'
 import { evmFollower, type FollowerTiming } from '../src/evm/follower.ts'
+import { paymentReference, transferCall } from '../src/evm/reference.ts'
 import { paymentService } from '../src/payments/service.ts'
 import { accountStore } from '../src/store/accounts.ts'
 import { silentLog } from './fixtures.ts'
@@ -70,7 +71,7 @@ export function handFollower(db: Database, clock: Clock, config: EvmConfig, timi
 /** The buyer's wallet signs an ERC-20 transfer; resolves with its hash once anvil has mined it. */
 export async function transfer(
   chain: LocalChain,
-  input: { to?: Address; amount: bigint; token?: Address; from?: typeof BUYER; gas?: bigint },
+  input: { paymentId: string; to?: Address; amount: bigint; token?: Address; from?: typeof BUYER; gas?: bigint },
 ): Promise<Hash> {
   const hash = await chain.clients.wallet.writeContract({
     address: input.token ?? chain.usdc,
@@ -79,17 +80,18 @@ export async function transfer(
     args: [input.to ?? MERCHANT, input.amount],
     account: input.from ?? BUYER,
     ...(input.gas ? { gas: input.gas } : {}),
+    dataSuffix: paymentReference(input.paymentId),
   })
   await chain.clients.public.waitForTransactionReceipt({ hash })
   return hash
 }
 
 /** A transfer signed but not sent: a reorg test sends the same bytes again after the chain forgot them. */
-export async function signedTransfer(chain: LocalChain, input: { amount: bigint }): Promise<`0x${string}`> {
+export async function signedTransfer(chain: LocalChain, input: { paymentId: string; amount: bigint }): Promise<`0x${string}`> {
   const request = await chain.clients.wallet.prepareTransactionRequest({
     account: BUYER,
     to: chain.usdc,
-    data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [MERCHANT, input.amount] }),
+    data: transferCall(MERCHANT, input.amount, paymentReference(input.paymentId)),
   })
   return chain.clients.wallet.signTransaction(request)
 }

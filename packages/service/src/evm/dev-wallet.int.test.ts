@@ -61,8 +61,8 @@ describe('the Local dev wallet', () => {
       functionName: 'balanceOf',
       args: [MERCHANT],
     })
-    const data = encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [MERCHANT, 5_000_000n] })
-    const sent = await call(payment, 'eth_sendTransaction', [{ from: BUYER.address, to: chain.usdc, data }])
+    // What the page does: it sends the transaction the option describes, reference included.
+    const sent = await call(payment, 'eth_sendTransaction', [{ from: BUYER.address, ...option.transfer }])
     const { result: hash } = sent.json<{ result: `0x${string}` }>()
     await chain.clients.public.waitForTransactionReceipt({ hash })
 

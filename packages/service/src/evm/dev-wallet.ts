@@ -3,8 +3,9 @@ import { createWalletClient, getAddress, type Hex, http, toHex } from 'viem'
 import { fieldError } from '../errors.ts'
 import type { EvmConfig } from './config.ts'
 
-// transfer(address,uint256): the only call the dev wallet signs, so it can pay and do nothing else.
-const TRANSFER_CALL = /^0xa9059cbb[0-9a-f]{128}$/i
+// transfer(address,uint256) and a payment's 16-byte reference: the only call the dev wallet signs, so it
+// can pay and do nothing else.
+const TRANSFER_CALL = /^0xa9059cbb[0-9a-f]{128}(?:[0-9a-f]{32})?$/i
 
 /**
  * The checkout page's "Local dev wallet" on a local development chain (sandbox configurations only, see

@@ -23,7 +23,7 @@ const instance = () => testApp(ctx.tdb.db, { clock, evm: { config: chain.config,
 async function processingPayment(app: Awaited<ReturnType<typeof instance>>): Promise<string> {
   const created = await createCheckoutPayment(app, account, { amount: { unit: 'iso4217/EUR', value: '1999' } })
   await gatewayCall(app, created, '/options')
-  const hash = await transfer(chain, { amount: QUOTED })
+  const hash = await transfer(chain, { paymentId: created.paymentId, amount: QUOTED })
   const submitted = await gatewayCall(app, created, '/confirm', {
     method: 'POST',
     payload: { walletId: 'browser', optionId: 'usdc-31337', account: `eip155:31337:${BUYER.address}`, transactionHash: hash },

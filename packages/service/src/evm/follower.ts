@@ -7,6 +7,7 @@ import { ApiError } from '../errors.ts'
 import type { PaymentService } from '../payments/service.ts'
 import type { EvmChains } from './chains.ts'
 import { evmTransfers, type Watch } from './transfers.ts'
+import { paymentReference } from './reference.ts'
 import { checkTransfer, type TransferCheck } from './verify.ts'
 
 export type FollowerTiming = {
@@ -89,6 +90,7 @@ export function evmFollower(deps: {
       to: transfer.recipient,
       amount: transfer.amount,
       notBefore: payment.createdAt,
+      reference: paymentReference(payment.id),
     })
     const now = deps.clock.now()
     const outcome = outcomeOf(watch, check, network.confirmations, now, deps.timing.dropAfterMs)

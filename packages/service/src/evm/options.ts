@@ -7,6 +7,7 @@ import type { EvmConfig, EvmNetwork, EvmToken } from './config.ts'
 import { type Address, normalizeAddress } from './ids.ts'
 import { quoteTokenAmount, rateFor } from './quote.ts'
 import type { PaymentQuotes, StoredQuote } from './quotes.ts'
+import { paymentReference, transferCall } from './reference.ts'
 import type { EndpointRates } from './rate-endpoint.ts'
 
 /** One way to pay one payment: a configured token, the merchant's address on its network, and the fixed quote. */
@@ -38,6 +39,7 @@ export function toPaymentOption(payment: PaymentRecord, option: EvmOption): Paym
     },
     payTo: `${network.id}:${getAddress(quote.recipient)}`,
     rate: rateDisplay(payment.currency, quote, token),
+    transfer: { to: getAddress(token.address), data: transferCall(quote.recipient, quote.tokenMinor, paymentReference(payment.id)) },
   }
 }
 

@@ -1,4 +1,5 @@
 import { ErrorBody, Payment, PaymentOptionsResponse } from '@till/contract'
+import { getAddress } from 'viem'
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createCheckoutPayment, gatewayCall, type CheckoutPayment } from '../../test/checkout-fixtures.ts'
 import {
@@ -16,6 +17,7 @@ import { createAccount, testClock, useTestApp, type Account, type TestAppOptions
 import { listingPayment } from '../payments/views.ts'
 import { accountStore } from '../store/accounts.ts'
 import { paymentStore } from '../store/payments.ts'
+import { paymentReference, transferCall } from './reference.ts'
 import { evmTransfers } from './transfers.ts'
 
 // A real local chain, three confirmations: every outcome below is a transaction anvil mined, or forgot.
@@ -85,6 +87,8 @@ describe('the options of a payment on a local chain', () => {
         },
         payTo: `eip155:31337:${MERCHANT}`,
         rate: '1 EUR = 1.0842 USDC',
+        // The wallet sends exactly this: transfer(payTo, amount), then the payment's reference.
+        transfer: { to: getAddress(chain.usdc), data: transferCall(MERCHANT, QUOTED, paymentReference(created.paymentId)) },
       },
     ])
   })
@@ -104,7 +108,7 @@ describe('the options of a payment on a local chain', () => {
 describe('a browser wallet payment', () => {
   it('is processing once submitted, and succeeds after the network’s confirmations', async () => {
     const paid = await payment()
-    const hash = await transfer(chain, { amount: QUOTED })
+    const hash = await transfer(chain, { paymentId: paid.paymentId, amount: QUOTED })
     const submitted = await submit(paid, hash)
     expect(submitted.statusCode).toBe(200)
     expect(submitted.json()).toMatchObject({ status: 'processing', paid: { transactionHash: hash } })
@@ -133,7 +137,7 @@ describe('a browser wallet payment', () => {
   it('fails when the transfer reverted, once the revert is as deep as a success would need', async () => {
     const paid = await payment()
     // The stranger holds no USDC: the exact transfer is mined and reverts.
-    const hash = await transfer(chain, { amount: QUOTED, from: STRANGER, gas: 100_000n })
+    const hash = await transfer(chain, { paymentId: paid.paymentId, amount: QUOTED, from: STRANGER, gas: 100_000n })
     const submitted = await submit(paid, hash, { account: `eip155:31337:${STRANGER.address}` })
     expect(submitted.json()).toMatchObject({ status: 'processing' })
     await follower.runOnce()
@@ -150,6 +154,7 @@ describe('a browser wallet payment', () => {
   ])('refuses a transfer of the wrong $wrong with a clear error, and the payment stays pending', async (input) => {
     const paid = await payment()
     const hash = await transfer(chain, {
+      paymentId: paid.paymentId,
       amount: input.amount,
       ...(input.to ? { to: input.to } : {}),
       token: input.otherToken ? chain.other : chain.usdc,
@@ -164,7 +169,7 @@ describe('a browser wallet payment', () => {
 
   it('refuses an account on another chain than the option’s', async () => {
     const paid = await payment()
-    const hash = await transfer(chain, { amount: QUOTED })
+    const hash = await transfer(chain, { paymentId: paid.paymentId, amount: QUOTED })
     const refused = await submit(paid, hash, { account: `eip155:8453:${BUYER.address}` })
     expect(refused.statusCode).toBe(400)
     expect(ErrorBody.parse(refused.json()).issues?.[0]?.field).toBe('account')
@@ -179,21 +184,39 @@ describe('a browser wallet payment', () => {
     expect(await statusOf(paid.paymentId)).toBe('pending')
   })
 
-  it('pays one payment only with one transaction hash', async () => {
-    const first = await payment()
-    const second = await payment()
-    const hash = await transfer(chain, { amount: QUOTED })
-    expect((await submit(first, hash)).statusCode).toBe(200)
-    const again = await submit(second, hash.toUpperCase().replace('0X', '0x'))
+  it('cannot be front-run: the buyer’s hash claimed first for another payment with the same terms is refused', async () => {
+    const buyers = await payment()
+    const attackers = await payment()
+    const hash = await transfer(chain, { paymentId: buyers.paymentId, amount: QUOTED })
+    const claimed = await submit(attackers, hash)
+    expect(claimed.statusCode).toBe(400)
+    expect(ErrorBody.parse(claimed.json()).issues?.[0]?.message).toContain("does not carry this payment's reference")
+    expect(await statusOf(attackers.paymentId)).toBe('pending')
+    expect((await submit(buyers, hash)).json()).toMatchObject({ status: 'processing' })
+  })
+
+  it('takes a transaction hash once, however it is spelt', async () => {
+    const paid = await payment()
+    const hash = await transfer(chain, { paymentId: paid.paymentId, amount: QUOTED })
+    expect((await submit(paid, hash)).statusCode).toBe(200)
+    const again = await submit(paid, hash.toUpperCase().replace('0X', '0x'))
     expect(again.statusCode).toBe(409)
     expect(again.json()).toMatchObject({ code: 'transaction_already_used' })
-    expect(await statusOf(second.paymentId)).toBe('pending')
+    expect(await statusOf(paid.paymentId)).toBe('processing')
+  })
+
+  it('binds a hash in the transaction that moves the payment: of concurrent submissions, one wins', async () => {
+    const paid = await payment()
+    const hash = await transfer(chain, { paymentId: paid.paymentId, amount: QUOTED })
+    const answers = await Promise.all(Array.from({ length: 4 }, () => submit(paid, hash)))
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 409, 409, 409])
+    expect(await evmTransfers(ctx.tdb.db).watching()).toBe(1)
   })
 
   it('leaves the payment expired when the transfer comes after its deadline, and records it for a refund', async () => {
     const paid = await payment()
     clock.advance(901_000)
-    const hash = await transfer(chain, { amount: QUOTED })
+    const hash = await transfer(chain, { paymentId: paid.paymentId, amount: QUOTED })
     const late = await submit(paid, hash)
     expect(late.statusCode).toBe(409)
     expect(late.json()).toMatchObject({ code: 'invalid_transition', details: { status: 'expired', late: true } })
@@ -207,7 +230,7 @@ describe('a browser wallet payment', () => {
 describe('a reorganisation before enough confirmations', () => {
   it('sends the payment back to waiting, and it succeeds when the transaction is mined again', async () => {
     const paid = await payment()
-    const raw = await signedTransfer(chain, { amount: QUOTED })
+    const raw = await signedTransfer(chain, { paymentId: paid.paymentId, amount: QUOTED })
     const snapshot = await chain.clients.test.snapshot()
     const hash = await chain.clients.public.sendRawTransaction({ serializedTransaction: raw })
     expect((await submit(paid, hash)).json()).toMatchObject({ status: 'processing' })
@@ -227,7 +250,7 @@ describe('a reorganisation before enough confirmations', () => {
   it('fails the payment when the transaction stays gone past the drop window', async () => {
     const paid = await payment()
     const snapshot = await chain.clients.test.snapshot()
-    const hash = await transfer(chain, { amount: QUOTED })
+    const hash = await transfer(chain, { paymentId: paid.paymentId, amount: QUOTED })
     expect((await submit(paid, hash)).json()).toMatchObject({ status: 'processing' })
     await chain.clients.test.revert({ id: snapshot })
     await follower.runOnce()

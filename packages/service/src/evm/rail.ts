@@ -18,6 +18,7 @@ import { type EvmOption, evmOptions, toPaymentOption } from './options.ts'
 import { paymentQuotes } from './quotes.ts'
 import { fetchRates, type EndpointRates } from './rate-endpoint.ts'
 import { evmTransfers, type Transfer } from './transfers.ts'
+import { paymentReference } from './reference.ts'
 import { checkTransfer } from './verify.ts'
 
 const BROWSER_WALLET: CheckoutWallet = { id: BROWSER_WALLET_ID, name: 'Browser wallet' }
@@ -76,6 +77,7 @@ export function evmRail(deps: EvmRailDeps) {
         to: option.quote.recipient,
         amount: option.quote.tokenMinor,
         notBefore: payment.createdAt,
+        reference: paymentReference(payment.id),
       })
     } catch (error) {
       deps.log.warn({ err: error, network: option.network.id }, 'the network could not be asked about a transaction')

@@ -1,6 +1,7 @@
-import { type Address, erc20Abi, type Hash } from 'viem'
+import { type Address, erc20Abi, type Hash, type Hex } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Anvil, chainClients, deployToken, devAccount, startAnvil } from '@till/devchain'
+import { paymentReference } from './reference.ts'
 import { checkTransfer, type TransferExpectation } from './verify.ts'
 
 // A real local chain: every outcome is a transaction anvil mined (or did not).
@@ -12,6 +13,7 @@ const buyer = devAccount(1)
 const merchant = devAccount(2).address
 const stranger = devAccount(3)
 const price = 12_500_000n
+const REFERENCE = paymentReference('pay_verify')
 
 beforeAll(async () => {
   anvil = await startAnvil()
@@ -32,10 +34,18 @@ const expectation = (overrides: Partial<TransferExpectation> = {}): TransferExpe
   to: merchant,
   amount: price,
   notBefore: new Date(Date.now() - 60_000),
+  reference: REFERENCE,
   ...overrides,
 })
 
-async function transfer(input: { token?: Address; to?: Address; amount?: bigint; from?: typeof buyer; gas?: bigint }): Promise<Hash> {
+async function transfer(input: {
+  token?: Address
+  to?: Address
+  amount?: bigint
+  from?: typeof buyer
+  gas?: bigint
+  reference?: Hex | null
+}): Promise<Hash> {
   return clients.wallet.writeContract({
     address: input.token ?? usdc,
     abi: erc20Abi,
@@ -43,6 +53,7 @@ async function transfer(input: { token?: Address; to?: Address; amount?: bigint;
     args: [input.to ?? merchant, input.amount ?? price],
     account: input.from ?? buyer,
     ...(input.gas ? { gas: input.gas } : {}),
+    ...(input.reference === null ? {} : { dataSuffix: input.reference ?? REFERENCE }),
   })
 }
 
@@ -82,6 +93,14 @@ describe('checkTransfer on a local chain', () => {
       status: 'refused',
       mismatch: 'chain',
     })
+  })
+
+  it("refuses a transfer that does not carry this payment's reference: another payment's, or none", async () => {
+    // The same terms, another payment: a hash seen in a mempool cannot be claimed for it.
+    const others = await mined(await transfer({ reference: paymentReference('pay_other') }))
+    expect(await checkTransfer(clients.public, others, expectation())).toMatchObject({ status: 'refused', mismatch: 'reference' })
+    const bare = await mined(await transfer({ reference: null }))
+    expect(await checkTransfer(clients.public, bare, expectation())).toMatchObject({ status: 'refused', mismatch: 'reference' })
   })
 
   it('refuses a transfer mined before the payment was created', async () => {

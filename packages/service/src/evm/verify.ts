@@ -3,12 +3,14 @@ import {
   decodeFunctionData,
   erc20Abi,
   type Hash,
+  type Hex,
   isAddressEqual,
   parseEventLogs,
   type PublicClient,
   TransactionNotFoundError,
   TransactionReceiptNotFoundError,
 } from 'viem'
+import { transferCall } from './reference.ts'
 
 /** What a payment expects of the buyer's transaction: the quoted token amount, from the connected account. */
 export type TransferExpectation = {
@@ -19,9 +21,11 @@ export type TransferExpectation = {
   amount: bigint
   /** The payment's creation: a transfer mined earlier cannot be paying it. */
   notBefore: Date
+  /** The payment's reference, which the transfer's calldata must end with (reference.ts). */
+  reference: Hex
 }
 
-export type Mismatch = 'chain' | 'sender' | 'token' | 'recipient' | 'amount' | 'time'
+export type Mismatch = 'chain' | 'sender' | 'token' | 'recipient' | 'amount' | 'reference' | 'time'
 
 /** What the chain says of a transaction hash, checked against what the payment expects. */
 export type TransferCheck =
@@ -67,6 +71,9 @@ export async function checkTransfer(client: PublicClient, hash: Hash, expected: 
   if (!isAddressEqual(recipient, expected.to)) return refused('recipient', `the transfer goes to ${recipient}, not to the merchant`)
   if (amount !== expected.amount)
     return refused('amount', `the transfer is of ${amount} units; the payment needs exactly ${expected.amount}`)
+  if (transaction.input.toLowerCase() !== transferCall(recipient, amount, expected.reference).toLowerCase()) {
+    return refused('reference', "the transfer does not carry this payment's reference; sign the transfer its checkout page built")
+  }
   if (transaction.blockNumber === null) return { status: 'pending', nonce: transaction.nonce }
 
   let receipt: Awaited<ReturnType<PublicClient['getTransactionReceipt']>>
