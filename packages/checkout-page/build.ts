@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto'
+import { basename } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
-import { build, stop } from 'esbuild'
+import { build, type Metafile, type OutputFile, stop } from 'esbuild'
 
 export type CheckoutAsset = {
   /** Content-addressed, so it can be cached for good: `checkout.<hash>.js`. */
@@ -11,19 +12,46 @@ export type CheckoutAsset = {
   gzip: Buffer
 }
 
-export type CheckoutAssets = { script: CheckoutAsset; style: CheckoutAsset }
+export type CheckoutAssets = {
+  /** The page's critical path: the one script and the one stylesheet its HTML links. */
+  script: CheckoutAsset
+  style: CheckoutAsset
+  /** Loaded later by the script itself: the wallet code, once the buyer picks a browser wallet. */
+  lazy: CheckoutAsset[]
+}
+
+const JS = 'text/javascript; charset=utf-8'
+const OUT_DIR = fileURLToPath(new URL('./dist-memory/', import.meta.url))
 
 const entry = (name: string) => fileURLToPath(new URL(`./src/${name}`, import.meta.url))
 
-function asset(name: string, ext: 'js' | 'css', contentType: string, text: string): CheckoutAsset {
+function asset(fileName: string, contentType: string, text: string): CheckoutAsset {
   const body = Buffer.from(text)
-  const hash = createHash('sha256').update(body).digest('base64url').slice(0, 12)
-  return { fileName: `${name}.${hash}.${ext}`, contentType, body, gzip: gzipSync(body, { level: 9 }) }
+  return { fileName, contentType, body, gzip: gzipSync(body, { level: 9 }) }
+}
+
+function hashed(name: string, ext: 'js' | 'css', contentType: string, text: string): CheckoutAsset {
+  const hash = createHash('sha256').update(text).digest('base64url').slice(0, 12)
+  return asset(`${name}.${hash}.${ext}`, contentType, text)
 }
 
 /**
- * Bundles and minifies the page's script and stylesheet in memory. The service does this once per
- * process at start-up (about 100 ms), so there is no build step to forget and no stale bundle to serve.
+ * The page's script must stay one request: a module that both it and the wallet code import would be
+ * split into a shared chunk the script loads up front. Only dynamic imports may leave the entry.
+ */
+function checkSplit(metafile: Metafile, entryOut: string) {
+  const eager = metafile.outputs[entryOut]?.imports.filter((imported) => imported.kind !== 'dynamic-import') ?? []
+  if (eager.length > 0) {
+    throw new Error(
+      `the checkout script would load ${eager.map((imported) => imported.path).join(', ')} up front; import only types across the split`,
+    )
+  }
+}
+
+/**
+ * Bundles and minifies the page's script, its lazily loaded wallet chunk and its stylesheet in memory. The
+ * service does this once per process at start-up (about 100 ms), so there is no build step to forget and
+ * no stale bundle to serve.
  */
 export async function buildCheckoutAssets(): Promise<CheckoutAssets> {
   const [script, style] = await Promise.all([
@@ -32,6 +60,13 @@ export async function buildCheckoutAssets(): Promise<CheckoutAssets> {
       bundle: true,
       minify: true,
       format: 'esm',
+      splitting: true,
+      // Nothing is written; the directory only makes the chunks' names relative to the script's own URL.
+      outdir: OUT_DIR,
+      entryNames: 'checkout',
+      // esbuild's content hash names each chunk, and the script imports it by that name: cacheable for good.
+      chunkNames: 'wallet.[hash]',
+      metafile: true,
       target: ['es2022', 'chrome109', 'firefox115', 'safari16'],
       write: false,
       legalComments: 'none',
@@ -41,12 +76,16 @@ export async function buildCheckoutAssets(): Promise<CheckoutAssets> {
   ])
   // The build is done once: esbuild's helper process would otherwise idle beside the service (~17 MB).
   await stop()
-  const js = script.outputFiles[0]?.text
+  const main = script.outputFiles.find((file) => basename(file.path) === 'checkout.js')
   const css = style.outputFiles[0]?.text
-  if (js === undefined || css === undefined) throw new Error('esbuild produced no checkout assets')
+  if (main === undefined || css === undefined) throw new Error('esbuild produced no checkout assets')
+  checkSplit(script.metafile, Object.keys(script.metafile.outputs).find((path) => path.endsWith('/checkout.js')) ?? '')
+  const chunks = script.outputFiles.filter((file: OutputFile) => file !== main && file.path.endsWith('.js'))
   return {
-    script: asset('checkout', 'js', 'text/javascript; charset=utf-8', js),
-    style: asset('checkout', 'css', 'text/css; charset=utf-8', css),
+    // Renaming the entry is safe: nothing imports it back.
+    script: hashed('checkout', 'js', JS, main.text),
+    style: hashed('checkout', 'css', 'text/css; charset=utf-8', css),
+    lazy: chunks.map((chunk) => asset(basename(chunk.path), JS, chunk.text)),
   }
 }
 

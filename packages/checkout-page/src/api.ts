@@ -6,6 +6,8 @@ export class GatewayError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    /** What the error body says beyond its message: the first field it refuses, and its details. */
+    readonly body: Pick<ErrorBody, 'details' | 'issues'> = {},
   ) {
     super(message)
     this.name = 'GatewayError'
@@ -41,7 +43,11 @@ export function gateway(input: { paymentId: string; token: string; base?: string
     const body: unknown = await response.json().catch(() => undefined)
     if (!response.ok) {
       const error = (body ?? {}) as Partial<ErrorBody>
-      throw new GatewayError(response.status, error.code ?? 'unknown', error.message ?? response.statusText)
+      const { details, issues } = error
+      throw new GatewayError(response.status, error.code ?? 'unknown', error.message ?? response.statusText, {
+        ...(details ? { details } : {}),
+        ...(issues ? { issues } : {}),
+      })
     }
     return body as T
   }

@@ -1,18 +1,23 @@
-import type { CheckoutSession, CheckoutStatus, CheckoutWallet } from '@till/contract'
-import { render } from 'lit-html'
+import type { CheckoutSession, CheckoutStatus, CheckoutWallet, PaymentOption, SandboxWalletId } from '@till/contract'
 import { GatewayError, type Gateway } from './api.ts'
 import { postBridgeMessage } from './bridge.ts'
-import { clockOffset, isFinalView, newer, viewKey, type Model, type Notice, type ViewKey } from './model.ts'
+import { followStatus } from './follow.ts'
+import { clockOffset, isFinalView, newer, viewKey, type ChooseStep, type Model, type Notice, type Step, type ViewKey } from './model.ts'
 import type { Strings } from './strings.ts'
-import { view } from './view.ts'
+import { announcement, viewKit, type Actions } from './view.ts'
+import type { BrowserPath, BrowserPathHost } from './wallets/browser-path.ts'
+import type { AnnouncedWallet } from './wallets/discovery.ts'
 
-const LONG_POLL_MS = 25_000
-const MAX_BACKOFF_MS = 15_000
+/** Where the page draws; lit-html in the browser, a recorder in tests. */
+export type Screen = {
+  /** Draws the model; `focus` moves focus to the new screen's heading. */
+  show(model: Model, actions: Actions, focus: boolean): void
+  /** Says what changed in a live region outside the drawn part. */
+  announce(text: string): void
+}
 
 export type ControllerDeps = {
-  root: HTMLElement
-  /** A live region outside the re-rendered part: what changed is announced there. */
-  live: HTMLElement
+  screen: Screen
   session: CheckoutSession
   api: Gateway
   t: Strings
@@ -21,6 +26,13 @@ export type ControllerDeps = {
   newAddress(): string
   /** This browser's client id of the sandbox wallet app, kept across payments (the listing's Client-Id). */
   clientId(): string | undefined
+  /**
+   * Reports this browser's wallets now and as more announce, `window.ethereum` under `fallbackName` when
+   * none does; returns the function that stops listening.
+   */
+  discoverWallets(fallbackName: string, onChange: (wallets: AnnouncedWallet[]) => void): () => void
+  /** Resolves after `ms` or when `signal` aborts; a real timer in the browser. */
+  wait(ms: number, signal: AbortSignal): Promise<void>
 }
 
 /**
@@ -34,6 +46,9 @@ export class CheckoutController {
   #stepAbort: AbortController | null = null
   #ticker: ReturnType<typeof setInterval> | undefined
   #ended = false
+  #stopDiscovery = () => {}
+  /** The wallet chunk's path for the browser wallet the buyer picked last. */
+  #browser: BrowserPath | null = null
 
   readonly #deps: ControllerDeps
 
@@ -46,6 +61,7 @@ export class CheckoutController {
       clockOffsetMs: clockOffset(deps.session.state, now),
       step: { name: 'connect' },
       notice: null,
+      browserWallets: [],
       redirectAt: null,
       now,
     }
@@ -53,16 +69,28 @@ export class CheckoutController {
 
   start() {
     this.#render(false)
-    if (this.#model.status.isFinal) this.#end()
-    else {
-      this.#ticker = setInterval(() => this.#update({ now: Date.now() }), 1_000)
-      void this.#follow()
-    }
+    if (this.#model.status.isFinal) return this.#end()
+    this.#ticker = setInterval(() => this.#update({ now: Date.now() }), 1_000)
+    void followStatus({
+      api: this.#deps.api,
+      signal: this.#stop.signal,
+      wait: this.#deps.wait,
+      current: () => this.#model.status,
+      onStatus: (status) => {
+        if (this.#model.notice?.kind === 'network') this.#update({ notice: null }, false)
+        this.#apply(status)
+      },
+      onUnreachable: () => this.#update({ notice: { kind: 'network' } }, false),
+    })
+    // The service names the browser wallet for when it cannot be told apart: window.ethereum says nothing.
+    const browser = this.#deps.session.wallets.find((wallet) => wallet.id === 'browser')
+    if (browser) this.#stopDiscovery = this.#deps.discoverWallets(browser.name, (browserWallets) => this.#update({ browserWallets }, false))
   }
 
   dispose() {
     this.#stop.abort()
     this.#stepAbort?.abort()
+    this.#stopDiscovery()
     clearInterval(this.#ticker)
   }
 
@@ -72,29 +100,15 @@ export class CheckoutController {
   }
 
   #render(focus: boolean) {
-    const { root, t } = this.#deps
-    render(view(this.#model, t, this.#actions), root)
+    const { screen, t } = this.#deps
     const key = viewKey(this.#model)
-    if (key !== this.#shown) {
-      const first = this.#shown === null
-      this.#shown = key
-      this.#announce(key)
-      // Focus follows the screen, but not on first load: the buyer starts at the top, with the amount.
-      if (focus && !first) root.querySelector<HTMLElement>('[data-focus]')?.focus()
-    }
-  }
-
-  #announce(key: ViewKey) {
-    const { t } = this.#deps
-    const merchant = this.#model.session.merchant.name
-    const text = isFinalView(key)
-      ? `${t.final[key].heading}. ${this.#model.status.redirect ? t.returningIn(merchant, Math.ceil(this.#model.status.redirect.countdownMs / 1000)) : ''}`
-      : key === 'processing'
-        ? t.processingHeading
-        : key === 'signing'
-          ? t.signingHeading
-          : ''
-    if (text) this.#deps.live.textContent = text.trim()
+    const changed = key !== this.#shown
+    const first = this.#shown === null
+    this.#shown = key
+    // Focus follows the screen, but not on first load: the buyer starts at the top, with the amount.
+    screen.show(this.#model, this.#actions, focus && changed && !first)
+    const text = changed ? announcement(this.#model, key, t) : ''
+    if (text) screen.announce(text)
   }
 
   /** Takes a status from the service: never moves the page backwards, and ends the page on a final one. */
@@ -109,9 +123,7 @@ export class CheckoutController {
   #end() {
     if (this.#ended) return
     this.#ended = true
-    this.#stop.abort()
-    this.#stepAbort?.abort()
-    clearInterval(this.#ticker)
+    this.dispose()
     const key = viewKey(this.#model)
     if (isFinalView(key)) postBridgeMessage(key === 'succeeded', this.#deps.t.final[key].heading)
     const redirect = this.#model.status.redirect
@@ -124,36 +136,6 @@ export class CheckoutController {
       this.#update({ now: Date.now() }, false)
       this.#deps.navigate(redirect.url)
     }, redirect.countdownMs)
-  }
-
-  /** Long-polls the status until the payment is final, backing off while the service is unreachable. */
-  async #follow() {
-    const signal = this.#stop.signal
-    let failures = 0
-    while (!signal.aborted && !this.#model.status.isFinal) {
-      try {
-        const status = await this.#deps.api.status(this.#model.status.status, LONG_POLL_MS, signal)
-        if (this.#model.notice?.kind === 'network') this.#update({ notice: null }, false)
-        failures = 0
-        this.#apply(status)
-      } catch (error) {
-        if (signal.aborted) return
-        failures++
-        const waitMs = Math.min(MAX_BACKOFF_MS, 500 * 2 ** failures)
-        if (failures > 1) this.#update({ notice: { kind: 'network' } }, false)
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, error instanceof GatewayError && error.status === 429 ? MAX_BACKOFF_MS : waitMs)
-          signal.addEventListener(
-            'abort',
-            () => {
-              clearTimeout(timer)
-              resolve()
-            },
-            { once: true },
-          )
-        })
-      }
-    }
   }
 
   #failed(error: unknown): Notice {
@@ -185,8 +167,58 @@ export class CheckoutController {
     }
   }
 
-  readonly #actions = {
+  /** Loads the wallet code only now that the buyer picked a browser wallet, then asks it for an account. */
+  async #connectBrowser(announced: AnnouncedWallet) {
+    this.#stepAbort?.abort()
+    const step: Step = { name: 'connecting', wallet: { id: 'browser', name: announced.name } }
+    this.#update({ step, notice: null })
+    let path: BrowserPath
+    try {
+      const { browserPath } = await import('./wallets/browser-path.ts')
+      path = browserPath(this.#walletHost(), announced)
+    } catch {
+      if (this.#model.step === step) this.#update({ step: { name: 'connect' }, notice: { kind: 'walletLoadFailed' } })
+      return
+    }
+    // The buyer may have gone back while the code loaded: then no wallet is asked anything.
+    if (this.#model.step !== step) return
+    this.#browser = path
+    await path.connect(step)
+  }
+
+  #walletHost(): BrowserPathHost {
+    return {
+      kit: viewKit,
+      t: this.#deps.t,
+      model: () => this.#model,
+      show: (step, notice = null) => this.#update({ step, notice }),
+      loadOptions: (wallet, address) => void this.#loadOptions(wallet, address),
+      apply: (status) => this.#apply(status),
+      api: this.#deps.api,
+      signal: this.#stop.signal,
+      wait: (ms) => this.#deps.wait(ms, this.#stop.signal),
+    }
+  }
+
+  async #paySandbox(step: ChooseStep, walletId: SandboxWalletId, option: PaymentOption) {
+    this.#update({ step: { name: 'signing', wallet: step.wallet, address: step.address, option }, notice: null })
+    try {
+      const status = await this.#deps.api.confirm({
+        walletId,
+        optionId: option.id,
+        account: `${option.network.id}:${step.address}`,
+        ...(this.#deps.session.sandbox ? { clientId: this.#deps.clientId() } : {}),
+      })
+      this.#apply(status)
+    } catch (error) {
+      // Back to where the buyer was; a payment that moved on meanwhile reaches the page through `follow`.
+      this.#update({ step, notice: this.#failed(error) })
+    }
+  }
+
+  readonly #actions: Actions = {
     connect: (wallet: CheckoutWallet) => void this.#loadOptions(wallet, this.#deps.newAddress()),
+    connectBrowser: (wallet) => void this.#connectBrowser(wallet),
     retryOptions: () => {
       const step = this.#model.step
       if (step.name === 'choose') void this.#loadOptions(step.wallet, step.address)
@@ -200,25 +232,15 @@ export class CheckoutController {
       this.#stepAbort?.abort()
       this.#update({ step: { name: 'connect' }, notice: null })
     },
-    pay: async () => {
+    pay: () => {
       const step = this.#model.step
       if (step.name !== 'choose' || step.options.state !== 'ready') return
       const { options, selected } = step.options
       const option = options.find((candidate) => candidate.id === selected)
       if (!option) return
-      this.#update({ step: { name: 'signing', wallet: step.wallet, address: step.address, option }, notice: null })
-      try {
-        const status = await this.#deps.api.confirm({
-          walletId: step.wallet.id,
-          optionId: option.id,
-          account: `${option.network.id}:${step.address}`,
-          ...(this.#deps.session.sandbox ? { clientId: this.#deps.clientId() } : {}),
-        })
-        this.#apply(status)
-      } catch (error) {
-        // Back to where the buyer was; a payment that moved on meanwhile reaches the page through `follow`.
-        this.#update({ step, notice: this.#failed(error) })
-      }
+      const walletId = step.wallet.id
+      if (walletId !== 'browser') void this.#paySandbox(step, walletId, option)
+      else void this.#browser?.pay(step, option)
     },
     expireNow: async () => {
       try {

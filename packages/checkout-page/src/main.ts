@@ -1,7 +1,10 @@
 import type { CheckoutSession } from '@till/contract'
+import { render } from 'lit-html'
 import { gateway } from './api.ts'
-import { CheckoutController } from './controller.ts'
+import { CheckoutController, type Screen } from './controller.ts'
 import { en } from './strings.ts'
+import { view } from './view.ts'
+import { discoverWallets } from './wallets/discovery.ts'
 
 /** What the service embeds in the page as JSON (never as script: the CSP allows none inline). */
 type Bootstrap = { token: string; session: CheckoutSession }
@@ -30,6 +33,31 @@ function sandboxClientId(): string {
   }
 }
 
+/** A timer that ends early when the page stops, so nothing waits on a payment that has ended. */
+function wait(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer)
+      signal.removeEventListener('abort', done)
+      resolve()
+    }
+    const timer = setTimeout(done, ms)
+    signal.addEventListener('abort', done)
+  })
+}
+
+function litScreen(root: HTMLElement, live: HTMLElement): Screen {
+  return {
+    show(model, actions, focus) {
+      render(view(model, en, actions), root)
+      if (focus) root.querySelector<HTMLElement>('[data-focus]')?.focus()
+    },
+    announce(text) {
+      live.textContent = text
+    },
+  }
+}
+
 const data = document.getElementById('checkout-data')
 const root = document.getElementById('checkout-app')
 const live = document.getElementById('checkout-live')
@@ -37,13 +65,14 @@ if (data && root && live) {
   const { token, session } = JSON.parse(data.textContent ?? '') as Bootstrap
   root.textContent = ''
   new CheckoutController({
-    root,
-    live,
+    screen: litScreen(root, live),
     session,
     api: gateway({ paymentId: session.paymentId, token }),
     t: en,
     navigate: (url) => location.replace(url),
     newAddress: randomAddress,
     clientId: sandboxClientId,
+    discoverWallets: (fallbackName, onChange) => discoverWallets(window, fallbackName, onChange),
+    wait,
   }).start()
 }

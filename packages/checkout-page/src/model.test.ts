@@ -1,4 +1,5 @@
 import type { CheckoutStatus, CheckoutWallet, MerchantPaymentStatus } from '@till/contract'
+import { html } from 'lit-html'
 import { describe, expect, it } from 'vitest'
 import { clockOffset, newer, remainingMs, viewKey, type Step } from './model.ts'
 
@@ -53,6 +54,14 @@ describe('viewKey', () => {
   it("shows the buyer's step while the payment is pending", () => {
     expect(viewKey({ status: observed('pending'), step: connect })).toBe('connect')
     expect(viewKey({ status: observed('pending'), step: choose })).toBe('choose')
+  })
+
+  it('gives each screen of the wallet code its own key, so focus and the live region follow them', () => {
+    const screen = (name: 'switching' | 'signing'): Step => ({ name: 'wallet', screen: name, view: html``, announce: '' })
+    expect(viewKey({ status: observed('pending'), step: screen('switching') })).toBe('wallet-switching')
+    expect(viewKey({ status: observed('pending'), step: screen('signing') })).toBe('wallet-signing')
+    expect(viewKey({ status: observed('pending'), step: { name: 'connecting', wallet } })).toBe('connecting')
+    expect(viewKey({ status: observed('processing'), step: screen('switching') })).toBe('processing')
   })
 
   it('shows the payment status over the step once it is no longer pending', () => {

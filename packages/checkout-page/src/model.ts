@@ -1,5 +1,9 @@
 import type { CheckoutSession, CheckoutStatus, CheckoutWallet, PaymentOption } from '@till/contract'
 import { STATUS_PROGRESS } from '@till/contract/status-order'
+import type { TemplateResult } from 'lit-html'
+import type { Strings } from './strings.ts'
+import type { AnnouncedWallet } from './wallets/discovery.ts'
+import type { WalletScreen } from './wallets/screens.ts'
 
 /** What the page knows and shows; views are pure functions of it. */
 
@@ -8,10 +12,24 @@ export type OptionsLoad = { state: 'loading' } | { state: 'ready'; options: Paym
 /** Where the buyer is while the payment is pending. */
 export type Step =
   | { name: 'connect' }
+  /** A browser wallet asks the buyer to let the page see an account. */
+  | { name: 'connecting'; wallet: CheckoutWallet }
   | { name: 'choose'; wallet: CheckoutWallet; address: string; options: OptionsLoad }
+  /** A sandbox test wallet "signs". */
   | { name: 'signing'; wallet: CheckoutWallet; address: string; option: PaymentOption }
+  /**
+   * A screen of the wallet chunk once it is loaded (switch network, sign, wait for the network to see the
+   * transaction), drawn with its own template and words; `announce` is what the live region says of it.
+   */
+  | { name: 'wallet'; screen: WalletScreen; view: TemplateResult; announce: string }
 
-export type Notice = { kind: 'network' | 'rateLimited' | 'conflict' | 'unknown' | 'optionsFailed' }
+export type ChooseStep = Extract<Step, { name: 'choose' }>
+
+export type Notice =
+  | { kind: 'optionsFailed' }
+  | { kind: keyof Strings['errors'] }
+  /** What the wallet chunk reports, in its own words. */
+  | { kind: 'wallet'; text: string }
 
 export type Model = {
   session: CheckoutSession
@@ -20,6 +38,8 @@ export type Model = {
   clockOffsetMs: number
   step: Step
   notice: Notice | null
+  /** The wallets this browser has, when the payment is paid from one (EIP-6963, else `window.ethereum`). */
+  browserWallets: AnnouncedWallet[]
   /** Page-clock time at which the redirect happens, once the countdown runs. */
   redirectAt: number | null
   /** Page-clock time of the last render that shows a timer. */
@@ -34,7 +54,7 @@ export function newer(current: CheckoutStatus, next: CheckoutStatus): CheckoutSt
 }
 
 export type FinalView = 'succeeded' | 'failed' | 'expired'
-export type ViewKey = 'connect' | 'choose' | 'signing' | 'processing' | FinalView
+export type ViewKey = 'connect' | 'connecting' | 'choose' | 'signing' | `wallet-${WalletScreen}` | 'processing' | FinalView
 
 export const isFinalView = (key: ViewKey): key is FinalView => key === 'succeeded' || key === 'failed' || key === 'expired'
 
@@ -42,7 +62,8 @@ export const isFinalView = (key: ViewKey): key is FinalView => key === 'succeede
 export function viewKey(model: Pick<Model, 'status' | 'step'>): ViewKey {
   const { status } = model.status
   if (status !== 'pending') return status
-  return model.step.name
+  const { step } = model
+  return step.name === 'wallet' ? `wallet-${step.screen}` : step.name
 }
 
 export function remainingMs(model: Pick<Model, 'status' | 'clockOffsetMs' | 'now'>): number {

@@ -27,7 +27,12 @@ export const en = {
     sandbox_declines: 'You decline to sign: the payment fails.',
     sandbox_slow: 'Processing for a few seconds, then succeeds.',
     sandbox_never: 'The transaction is sent but never confirms.',
+    browser: 'Connect, then approve the payment in this wallet.',
   } satisfies Record<CheckoutWalletId, string>,
+  noBrowserWallet:
+    'No browser wallet found. To pay, install a wallet extension, or open this page in your wallet app’s browser, then reload.',
+  connectingHeading: 'Check your wallet',
+  connectingBody: (wallet: string) => `Approve the connection in ${wallet}.`,
 
   chooseHeading: 'Choose how to pay',
   connectedAs: (wallet: string, account: string) => `Connected: ${wallet}, ${account}`,
@@ -35,6 +40,7 @@ export const en = {
   optionsFailed: 'The payment options could not be loaded.',
   optionsLegend: 'Token and network',
   onNetwork: (network: string) => `on ${network}`,
+  rate: (rate: string) => `Rate: ${rate}`,
   payButton: (amount: string) => `Sign and pay ${amount}`,
   changeWallet: 'Use another wallet',
   retry: 'Try again',
@@ -66,6 +72,7 @@ export const en = {
     rateLimited: 'Too many attempts. Wait a moment and try again.',
     conflict: 'This payment has changed in the meantime; showing its current state.',
     unknown: 'Something went wrong. Try again.',
+    walletLoadFailed: 'The wallet connection could not be loaded. Check your connection and try again.',
   },
 }
 

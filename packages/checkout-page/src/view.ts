@@ -1,11 +1,13 @@
 import type { CheckoutPaid, CheckoutWallet, PaymentOption } from '@till/contract'
 import { html, nothing, type TemplateResult } from 'lit-html'
 import { formatRemaining, formatToken, shortAccount } from './format.ts'
-import { isFinalView, remainingMs, viewKey, type FinalView, type Model, type Step } from './model.ts'
+import { isFinalView, remainingMs, viewKey, type FinalView, type Model, type Step, type ViewKey } from './model.ts'
 import type { Strings } from './strings.ts'
+import type { AnnouncedWallet } from './wallets/discovery.ts'
 
 export type Actions = {
   connect(wallet: CheckoutWallet): void
+  connectBrowser(wallet: AnnouncedWallet): void
   select(optionId: string): void
   pay(): void
   changeWallet(): void
@@ -26,10 +28,25 @@ export function view(model: Model, t: Strings, actions: Actions): TemplateResult
   return html`${noticeView(model, t)}${body}`
 }
 
-function noticeView(model: Model, t: Strings) {
-  if (!model.notice) return nothing
-  const text = model.notice.kind === 'optionsFailed' ? t.optionsFailed : t.errors[model.notice.kind]
+function noticeView({ notice }: Model, t: Strings) {
+  if (!notice) return nothing
+  const text = notice.kind === 'wallet' ? notice.text : notice.kind === 'optionsFailed' ? t.optionsFailed : t.errors[notice.kind]
   return html`<p class="notice" role="alert">${text}</p>`
+}
+
+/** What the live region says when the screen changes: above all, when the buyer has to act in their wallet. */
+export function announcement(model: Model, key: ViewKey, t: Strings): string {
+  const { step, status } = model
+  if (isFinalView(key)) {
+    const merchant = model.session.merchant.name
+    const returning = status.redirect ? ` ${t.returningIn(merchant, Math.ceil(status.redirect.countdownMs / 1000))}` : ''
+    return `${t.final[key].heading}.${returning}`
+  }
+  if (key === 'processing') return t.processingHeading
+  // Each step where the wallet asks something says so: "Check your wallet", "Confirm in your wallet".
+  if (step.name === 'connecting') return t.connectingHeading
+  if (step.name === 'signing') return t.signingHeading
+  return step.name === 'wallet' ? step.announce : ''
 }
 
 function pendingView(model: Model, t: Strings, actions: Actions) {
@@ -42,12 +59,16 @@ function pendingView(model: Model, t: Strings, actions: Actions) {
     ${
       step.name === 'connect'
         ? connectView(model, t, actions)
-        : step.name === 'choose'
-          ? chooseView(step, t, actions)
-          : signingView(step, t)
+        : step.name === 'connecting'
+          ? connectingView(step, t, actions)
+          : step.name === 'choose'
+            ? chooseView(step, t, actions)
+            : step.name === 'signing'
+              ? signingView(step, t)
+              : step.view
     }
     ${
-      model.session.sandbox && step.name !== 'signing'
+      model.session.sandbox && (step.name === 'connect' || step.name === 'choose')
         ? html`<div class="sandbox-tools">
           <button type="button" class="link-button" aria-describedby="expire-hint" @click=${actions.expireNow}>
             ${t.expireNow}
@@ -61,24 +82,46 @@ function pendingView(model: Model, t: Strings, actions: Actions) {
 
 function connectView(model: Model, t: Strings, actions: Actions) {
   const { wallets, sandbox } = model.session
+  if (wallets.length === 0) return html`${heading(t.connectHeading)}<p>${t.noWallets}</p>`
+  // The session's one `browser` entry stands for every wallet this browser announced, each its own button.
+  const buttons = wallets.flatMap((wallet) =>
+    wallet.id === 'browser'
+      ? model.browserWallets.map((found, index) =>
+          walletButton(`browser-wallet-${index}`, found.name, found.icon, t.walletOutcome.browser, () => actions.connectBrowser(found)),
+        )
+      : [walletButton(`wallet-${wallet.id}`, wallet.name, null, t.walletOutcome[wallet.id], () => actions.connect(wallet))],
+  )
+  const noBrowserWallet = model.browserWallets.length === 0 && wallets.some((wallet) => wallet.id === 'browser')
   return html`
     ${heading(t.connectHeading)}
     ${
-      wallets.length === 0
-        ? html`<p>${t.noWallets}</p>`
+      buttons.length === 0
+        ? nothing
         : html`<p class="intro">${t.connectIntro}</p>
           ${sandbox ? html`<p class="hint">${t.sandboxNote}</p>` : nothing}
-          <ul class="wallets" role="list">
-            ${wallets.map(
-              (wallet) => html`<li>
-                <button type="button" class="wallet" aria-describedby="wallet-${wallet.id}" @click=${() => actions.connect(wallet)}>
-                  <span class="wallet-name">${wallet.name}</span>
-                  <span class="wallet-outcome" id="wallet-${wallet.id}">${t.walletOutcome[wallet.id]}</span>
-                </button>
-              </li>`,
-            )}
-          </ul>`
+          <ul class="wallets" role="list">${buttons}</ul>`
     }
+    ${noBrowserWallet ? html`<p>${t.noBrowserWallet}</p>` : nothing}
+  `
+}
+
+/** A wallet's name labels its button, so its icon is decoration; what picking it does describes it. */
+function walletButton(id: string, name: string, icon: string | null, outcome: string, connect: () => void) {
+  return html`<li>
+    <button type="button" class="wallet" aria-describedby=${id} @click=${connect}>
+      ${icon ? html`<img class="wallet-icon" src=${icon} alt="" width="32" height="32" />` : nothing}
+      <span class="wallet-name">${name}</span>
+      <span class="wallet-outcome" id=${id}>${outcome}</span>
+    </button>
+  </li>`
+}
+
+function connectingView(step: Extract<Step, { name: 'connecting' }>, t: Strings, actions: Actions) {
+  return html`
+    ${heading(t.connectingHeading)}
+    <p>${t.connectingBody(step.wallet.name)}</p>
+    ${spinner}
+    <button type="button" class="link-button" @click=${actions.changeWallet}>${t.changeWallet}</button>
   `
 }
 
@@ -114,34 +157,41 @@ function optionView(option: PaymentOption, checked: boolean, t: Strings, actions
     <input type="radio" name="option" .value=${option.id} .checked=${checked} @change=${() => actions.select(option.id)} />
     <span class="option-amount">${formatToken(option.tokenAmount, t.locale)}</span>
     <span class="option-network">${t.onNetwork(option.network.name)}</span>
+    ${option.rate ? html`<span class="option-rate">${t.rate(option.rate)}</span>` : nothing}
   </label>`
 }
 
+const spinner = html`<div class="spinner" aria-hidden="true"></div>`
+
+const optionSummary = (option: PaymentOption, t: Strings) =>
+  html`<p class="option-summary">${formatToken(option.tokenAmount, t.locale)} ${t.onNetwork(option.network.name)}</p>`
+
+const transactionDetail = (hash: string, t: Strings) =>
+  html`<div><dt>${t.transaction}</dt><dd><code title=${hash}>${shortAccount(hash)}</code></dd></div>`
+
 function signingView(step: Extract<Step, { name: 'signing' }>, t: Strings) {
-  return html`
-    ${heading(t.signingHeading)}
-    <p>${t.signingBody}</p>
-    <p class="option-summary">${formatToken(step.option.tokenAmount, t.locale)} ${t.onNetwork(step.option.network.name)}</p>
-    <div class="spinner" aria-hidden="true"></div>
-  `
+  return html`${heading(t.signingHeading)}<p>${t.signingBody}</p>${optionSummary(step.option, t)}${spinner}`
 }
+
+/**
+ * What the wallet chunk draws its screens with, lent to it when it loads: importing this module instead
+ * would split it, lit-html with it, into a shared file that the page's script has to load up front.
+ */
+export const viewKit = { html, nothing, heading, spinner, optionSummary, transactionDetail }
+export type ViewKit = typeof viewKit
 
 function paidDetails(paid: CheckoutPaid | null, t: Strings) {
   if (!paid?.tokenAmount) return nothing
   return html`<dl class="details">
     <div><dt>${t.paidWith}</dt><dd>${formatToken(paid.tokenAmount, t.locale)} ${t.onNetwork(paid.network.name)}</dd></div>
-    ${
-      paid.transactionHash
-        ? html`<div><dt>${t.transaction}</dt><dd><code title=${paid.transactionHash}>${shortAccount(paid.transactionHash)}</code></dd></div>`
-        : nothing
-    }
+    ${paid.transactionHash ? transactionDetail(paid.transactionHash, t) : nothing}
   </dl>`
 }
 
 function processingView(model: Model, t: Strings) {
   return html`
     ${heading(t.processingHeading)}
-    <div class="spinner" aria-hidden="true"></div>
+    ${spinner}
     <p>${t.processingBody}</p>
     ${paidDetails(model.status.paid, t)}
   `
