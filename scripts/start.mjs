@@ -1,5 +1,5 @@
 // `npm start`: installs dependencies, then runs the demo: the sandbox service on http://127.0.0.1:4000
-// (in-memory PGlite), the demo shop's backend and the built shop on https://127.0.0.1:5443. Flags are
+// (its embedded PostgreSQL), the demo shop's backend and the built shop on https://127.0.0.1:5443. Flags are
 // passed on to demo/server/main.ts (`npm start -- --port 8443`).
 
 import { spawn } from 'node:child_process'

@@ -25,11 +25,22 @@ export const WEBHOOK_PATH = '/pay/webhooks'
  * repeated registration with the same data replay instead of creating a second merchant), then its webhook
  * endpoint, whose signing secret is shown only now.
  */
-export async function registerShop(till: TillClient, shopUrl: string): Promise<{ merchant: Merchant; webhookSecret: string }> {
+export async function registerShop(
+  till: TillClient,
+  shopUrl: string,
+  /** CAIP-10 accounts the shop receives on, one per network (a local chain's, in the demo). */
+  settlementAddresses: string[] = [],
+): Promise<{ merchant: Merchant; webhookSecret: string }> {
   const { merchant } = await till.merchants.create(
-    { merchantName: SHOP_NAME, merchantEmail: SHOP_EMAIL, iconUrl: `${shopUrl}${LOGO_PATH}` },
+    {
+      merchantName: SHOP_NAME,
+      merchantEmail: SHOP_EMAIL,
+      iconUrl: `${shopUrl}${LOGO_PATH}`,
+    },
     { idempotencyKey: `demo-shop ${shopUrl}` },
   )
+  // Receiving accounts are set by an update, as a partner adds them once the merchant has a wallet.
+  if (settlementAddresses.length > 0) await till.merchants.update(merchant.id, { settlementAddresses })
   const { secret } = await till.webhookEndpoints.create({ url: `${shopUrl}${WEBHOOK_PATH}` }, { merchantId: merchant.id })
   return { merchant, webhookSecret: secret }
 }

@@ -1,5 +1,6 @@
 // `npm start` runs this (after installing dependencies): the Till service, the demo shop's backend and the
-// built shop, until Ctrl-C. Flags: --port (shop, 5443), --till-port (4000), --no-build, --state-file F
+// built shop, until Ctrl-C. Flags: --port (shop, 5443), --till-port (4000), --chain local (pay on a local
+// anvil chain instead of with test wallets), --no-build, --state-file F
 // (writes the addresses and the sandbox credentials as JSON, for the e2e suite), and any `till serve`
 // flag after `--`.
 import { chmodSync, rmSync, writeFileSync } from 'node:fs'
@@ -13,6 +14,7 @@ const Flags = z.object({
   'till-port': Port.default(4000),
   'no-build': z.boolean().default(false),
   'state-file': z.string().optional(),
+  chain: z.enum(['sandbox', 'local'], { error: 'must be sandbox (test wallets, the default) or local (a local anvil chain)' }).default('sandbox'),
 })
 
 function flags() {
@@ -22,6 +24,7 @@ function flags() {
       'till-port': { type: 'string' },
       'no-build': { type: 'boolean' },
       'state-file': { type: 'string' },
+      chain: { type: 'string' },
     },
     allowPositionals: true,
   })
@@ -29,7 +32,7 @@ function flags() {
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => `  --${issue.path.join('.')}: ${issue.message}`)
     throw new Error(
-      `invalid flags:\n${lines.join('\n')}\nUsage: demo [--port 5443] [--till-port 4000] [--no-build] [--state-file F] [-- <till serve flags>]`,
+      `invalid flags:\n${lines.join('\n')}\nUsage: demo [--port 5443] [--till-port 4000] [--chain sandbox|local] [--no-build] [--state-file F] [-- <till serve flags>]`,
     )
   }
   return { ...parsed.data, tillArgs: positionals }
@@ -42,6 +45,7 @@ async function main(): Promise<void> {
     tillPort: options['till-port'],
     tillArgs: options.tillArgs,
     build: !options['no-build'],
+    chain: options.chain,
   })
   const stateFile = options['state-file']
   if (stateFile) {
@@ -59,6 +63,14 @@ async function main(): Promise<void> {
       `    Api-Key      ${stack.till.apiKey}`,
       `    Merchant-Id  ${stack.till.merchantId}`,
       '',
+      ...(stack.localChain
+        ? [
+            `  Local chain ${stack.localChain.rpcUrl}   (anvil, chain id 31337; inspect it with your own tools)`,
+            `    USDC         ${stack.localChain.usdc}`,
+            `    Dev wallet   ${stack.localChain.devWallet}   (the checkout page's "Local dev wallet" signs with it)`,
+            '',
+          ]
+        : []),
       '  The shop uses a certificate made at start-up: your browser will warn once; continue to the site.',
       '  Ctrl-C stops everything.',
       '',

@@ -1,5 +1,5 @@
 // The whole demo: the Till service (sandbox mode, its embedded PostgreSQL) as a child process, the built shop,
-// and the shop's backend over HTTPS. `main.ts` runs it from the command line; it is also what the e2e
+// the shop's backend over HTTPS, and with `chain: 'local'` a local chain (anvil) the payments are made on. `main.ts` runs it from the command line; it is also what the e2e
 // suite's playwright.config.ts starts.
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { TillClient } from '@till/client'
+import { startTillLocalChain, type TillLocalChain } from '@till/devchain'
 import { type SpawnedTill, spawnTill, type TillReady } from '@till/service/spawn'
 import { createDemoApp } from './app.ts'
 import { LOGO_PATH, registerShop, renderLogo } from './brand.ts'
@@ -28,6 +29,11 @@ export interface StackOptions {
   tillArgs?: readonly string[]
   /** Rebuild demo/dist with Vite first. */
   build: boolean
+  /**
+   * 'local': the sandbox's payments are paid on a local chain (anvil) with real (local) tokens, through the
+   * checkout page's "Local dev wallet" or a browser wallet, instead of with test wallets.
+   */
+  chain?: 'sandbox' | 'local'
   log?: (message: string, error?: unknown) => void
 }
 
@@ -35,6 +41,8 @@ export interface DemoStack {
   /** https://127.0.0.1:<port> */
   shopUrl: string
   till: TillReady
+  /** With `chain: 'local'`: the chain's JSON-RPC address and its USDC token, for one's own tools. */
+  localChain?: { rpcUrl: string; usdc: string; devWallet: string }
   stop(): Promise<void>
 }
 
@@ -57,9 +65,22 @@ export async function startDemoStack(options: StackOptions): Promise<DemoStack> 
   await writeFile(caFile, cert, { mode: 0o600 })
   let till: SpawnedTill | undefined
   let server: Server | undefined
+  let chain: TillLocalChain | undefined
   try {
+    // Blocks every 2 s and 2 confirmations: the page shows "processing" for a moment, as on a real network.
+    chain = options.chain === 'local' ? await startTillLocalChain({ dir: certDir, confirmations: 2, blockTimeSeconds: 2 }) : undefined
     till = await spawnTill({
-      args: ['--sandbox', '--host', '127.0.0.1', '--port', String(options.tillPort), '--log-level', 'warn', ...(options.tillArgs ?? [])],
+      args: [
+        '--sandbox',
+        '--host',
+        '127.0.0.1',
+        '--port',
+        String(options.tillPort),
+        '--log-level',
+        'warn',
+        ...(chain ? ['--config', chain.configFile] : []),
+        ...(options.tillArgs ?? []),
+      ],
       cwd: REPO_ROOT,
       env: { NODE_EXTRA_CA_CERTS: caFile },
       onStderr: (chunk) => process.stderr.write(chunk),
@@ -76,7 +97,9 @@ export async function startDemoStack(options: StackOptions): Promise<DemoStack> 
     await once(server, 'listening')
     const shopUrl = `https://127.0.0.1:${(server.address() as AddressInfo).port}`
     const client = new TillClient({ baseUrl: till.ready.baseUrl, apiKey: till.ready.apiKey })
-    const { merchant, webhookSecret } = await registerShop(client, shopUrl).finally(() => client.close())
+    const { merchant, webhookSecret } = await registerShop(client, shopUrl, chain ? [chain.merchantAccount] : []).finally(() =>
+      client.close(),
+    )
     const credentials = { baseUrl: till.ready.baseUrl, apiKey: till.ready.apiKey, merchantId: merchant.id }
     handle = createDemoApp({
       till: credentials,
@@ -88,20 +111,24 @@ export async function startDemoStack(options: StackOptions): Promise<DemoStack> 
     })
     const listening = server
     const running = till
+    const runningChain = chain
     return {
       shopUrl,
+      ...(chain ? { localChain: { rpcUrl: chain.anvil.url, usdc: chain.usdc, devWallet: chain.devWallet } } : {}),
       // The shop's own merchant, not the sandbox's seeded one: its payments show "Till Tea" and its logo.
       till: { ...till.ready, merchantId: merchant.id },
       async stop() {
         listening.closeAllConnections()
         await new Promise<void>((resolve) => listening.close(() => resolve()))
         await running.stop()
+        await runningChain?.stop()
         await rm(certDir, { recursive: true, force: true })
       },
     }
   } catch (error) {
     server?.close()
     await till?.stop()
+    await chain?.stop()
     await rm(certDir, { recursive: true, force: true })
     throw error
   }

@@ -17,8 +17,18 @@ export function anvilBinary(): string {
 export type Anvil = { url: string; chainId: number; stop(): Promise<void> }
 
 /** Starts anvil (chain 31337, anvil's default dev accounts) and resolves once it listens. */
-export async function startAnvil(options: { automine?: boolean } = {}): Promise<Anvil> {
-  const args = ['--host', '127.0.0.1', '--port', '0', '--chain-id', '31337', ...(options.automine === false ? ['--no-mining'] : [])]
+export async function startAnvil(options: { automine?: boolean; blockTimeSeconds?: number; port?: number } = {}): Promise<Anvil> {
+  const args = [
+    '--host',
+    '127.0.0.1',
+    '--port',
+    String(options.port ?? 0),
+    '--chain-id',
+    '31337',
+    ...(options.automine === false ? ['--no-mining'] : []),
+    // Blocks also come on a timer, as on a real network: confirmations then arrive by themselves.
+    ...(options.blockTimeSeconds ? ['--block-time', String(options.blockTimeSeconds)] : []),
+  ]
   const child: ChildProcessByStdio<null, Readable, Readable> = spawn(anvilBinary(), args, { stdio: ['ignore', 'pipe', 'pipe'] })
   // anvil outlives a parent that exits without stopping it.
   const kill = () => child.kill('SIGKILL')
