@@ -26,10 +26,7 @@ export type ControllerDeps = {
   newAddress(): string
   /** This browser's client id of the sandbox wallet app, kept across payments (the listing's Client-Id). */
   clientId(): string | undefined
-  /**
-   * Reports this browser's wallets now and as more announce, `window.ethereum` under `fallbackName` when
-   * none does; returns the function that stops listening.
-   */
+  /** This browser's wallets, now and as more announce (`window.ethereum` as `fallbackName` if none); returns a stop. */
   discoverWallets(fallbackName: string, onChange: (wallets: AnnouncedWallet[]) => void): () => void
   /** Resolves after `ms` or when `signal` aborts; a real timer in the browser. */
   wait(ms: number, signal: AbortSignal): Promise<void>
