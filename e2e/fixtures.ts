@@ -1,16 +1,22 @@
 // Fixtures of the e2e suite. Each Playwright worker starts, once:
 //   till      the real service (`till serve --sandbox --json`) on a free port, with a small typed client of
 //             the merchant API and the sandbox endpoints (simulate, confirm, reach-deadline);
+//   chainTill on first use, another service whose sandbox payments are paid on a local chain (anvil with a
+//             USDC test token, `--config`), the sandbox merchant receiving on it;
 //   merchant  an HTTPS server standing in for the merchant's return pages (successUrl / errorUrl), with a
 //             certificate made at run time for 127.0.0.1 and localhost.
 // Specs import `test` and `expect` from here instead of from @playwright/test.
 import { randomUUID } from 'node:crypto'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
 import { createServer, type Server } from 'node:https'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { test as base, expect } from '@playwright/test'
 import type { CreatePaymentResponse, MerchantPaymentStatusResponse, Payment, SimulateOutcome } from '@till/contract'
+import { startTillLocalChain, type TillLocalChain } from '@till/devchain'
 import { TILL_BIN } from '@till/service/spawn'
 import { startSandboxTill } from '@till/testing'
 import { localhostCertificate } from '@till/demo/certificate'
@@ -91,9 +97,35 @@ function tillService(
   ]
 }
 
+/** A service whose sandbox payments are paid on a local chain (anvil), and that chain. */
+export interface ChainTill extends Till {
+  chain: TillLocalChain
+}
+
 // biome-ignore lint/suspicious/noConfusingVoidType: Playwright's type for a fixture that provides nothing
-export const test = base.extend<{ _merchantRequestsPerTest: void }, { till: Till; merchant: Merchant }>({
+export const test = base.extend<{ _merchantRequestsPerTest: void }, { till: Till; chainTill: ChainTill; merchant: Merchant }>({
   till: tillService(),
+
+  chainTill: [
+    async ({}, use) => {
+      const dir = await mkdtemp(path.join(tmpdir(), 'till-e2e-chain-'))
+      // One confirmation, and anvil mines each transaction at once: the test decides when blocks come.
+      const chain = await startTillLocalChain({ dir, confirmations: 1 })
+      try {
+        const service = await startTill(['--config', chain.configFile])
+        try {
+          await service.receiveOn([chain.merchantAccount])
+          await use({ ...service.till, chain })
+        } finally {
+          await service.stop()
+        }
+      } finally {
+        await chain.stop()
+        await rm(dir, { recursive: true, force: true })
+      }
+    },
+    { scope: 'worker', timeout: READY_TIMEOUT_MS + 60_000 },
+  ],
 
   merchant: [
     async ({}, use) => {
@@ -119,7 +151,9 @@ export const test = base.extend<{ _merchantRequestsPerTest: void }, { till: Till
 // ---------------------------------------------------------------------------------------------------
 // till
 
-async function startTill(extraArgs: readonly string[] = []): Promise<{ till: Till; stop: () => Promise<void> }> {
+async function startTill(
+  extraArgs: readonly string[] = [],
+): Promise<{ till: Till; receiveOn: (accounts: string[]) => Promise<void>; stop: () => Promise<void> }> {
   // The project's own suite uses the kit merchants use (@till/testing), on this checkout's `till`.
   const service = await startSandboxTill({
     command: [process.execPath, TILL_BIN],
@@ -147,7 +181,10 @@ async function startTill(extraArgs: readonly string[] = []): Promise<{ till: Til
     confirm: (paymentId) => client.sandbox.confirm(paymentId),
     reachDeadline: (paymentId) => client.sandbox.reachDeadline(paymentId),
   }
-  return { till, stop: service.stop }
+  const receiveOn = async (accounts: string[]) => {
+    await client.merchants.update(service.merchantId, { settlementAddresses: accounts })
+  }
+  return { till, receiveOn, stop: service.stop }
 }
 
 // ---------------------------------------------------------------------------------------------------

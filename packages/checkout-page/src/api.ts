@@ -1,4 +1,11 @@
-import type { CheckoutConfirmRequest, CheckoutStatus, ErrorBody, MerchantPaymentStatus, PaymentOptionsResponse } from '@till/contract'
+import type {
+  CheckoutConfirmRequest,
+  DevWalletRequest,
+  CheckoutStatus,
+  ErrorBody,
+  MerchantPaymentStatus,
+  PaymentOptionsResponse,
+} from '@till/contract'
 
 /** A failed gateway call: `status` 0 means the service was not reached at all. */
 export class GatewayError extends Error {
@@ -56,6 +63,8 @@ export function gateway(input: { paymentId: string; token: string; base?: string
     options: (signal?: AbortSignal) => call<PaymentOptionsResponse>('/options', signal ? { signal } : {}),
     confirm: (request: CheckoutConfirmRequest) => call<CheckoutStatus>('/confirm', { method: 'POST', body: request }),
     expire: () => call<CheckoutStatus>('/expire', { method: 'POST', body: {} }),
+    /** A local chain's dev wallet: Till answers its EIP-1193 requests (sandbox configurations only). */
+    devWallet: (request: DevWalletRequest) => call<{ result: unknown }>('/dev-wallet', { method: 'POST', body: request }),
     /** Answers when the status is no longer `after`, or after `waitMs` with the unchanged status. */
     status: (after: MerchantPaymentStatus, waitMs: number, signal: AbortSignal) =>
       call<CheckoutStatus>(`/status?after=${after}&waitMs=${waitMs}`, { signal }),

@@ -122,6 +122,9 @@ function startPage(wallet: ReturnType<typeof fakeWallet>, confirm: (request: Che
     options: async () => ({ options: [option] }),
     confirm: confirmSpy,
     expire: async () => at('expired'),
+    devWallet: async () => {
+      throw new Error('this page has no Local dev wallet')
+    },
     // The long-poll answers only when the page stops; a zero wait is a read of the status now.
     status: (_after, waitMs, signal) =>
       waitMs === 0

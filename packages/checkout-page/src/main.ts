@@ -4,6 +4,7 @@ import { gateway } from './api.ts'
 import { CheckoutController, type Screen } from './controller.ts'
 import { en } from './strings.ts'
 import { view } from './view.ts'
+import { devWallet } from './wallets/dev-wallet.ts'
 import { discoverWallets } from './wallets/discovery.ts'
 
 /** What the service embeds in the page as JSON (never as script: the CSP allows none inline). */
@@ -64,15 +65,18 @@ const live = document.getElementById('checkout-live')
 if (data && root && live) {
   const { token, session } = JSON.parse(data.textContent ?? '') as Bootstrap
   root.textContent = ''
+  const api = gateway({ paymentId: session.paymentId, token })
+  const dev = session.wallets.find((wallet) => wallet.devAccount)
+  const local = dev ? [devWallet(api, dev.name)] : []
   new CheckoutController({
     screen: litScreen(root, live),
     session,
-    api: gateway({ paymentId: session.paymentId, token }),
+    api,
     t: en,
     navigate: (url) => location.replace(url),
     newAddress: randomAddress,
     clientId: sandboxClientId,
-    discoverWallets: (fallbackName, onChange) => discoverWallets(window, fallbackName, onChange),
+    discoverWallets: (fallbackName, onChange) => discoverWallets(window, fallbackName, (found) => onChange([...local, ...found])),
     wait,
   }).start()
 }

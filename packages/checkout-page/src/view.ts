@@ -83,13 +83,16 @@ function pendingView(model: Model, t: Strings, actions: Actions) {
 function connectView(model: Model, t: Strings, actions: Actions) {
   const { wallets, sandbox } = model.session
   if (wallets.length === 0) return html`${heading(t.connectHeading)}<p>${t.noWallets}</p>`
-  // The session's one `browser` entry stands for every wallet this browser announced, each its own button.
+  // The session's `browser` entry stands for every wallet this browser announced, each its own button; a
+  // local chain's dev wallet is announced among them (main.ts), so its own entry draws nothing more.
   const buttons = wallets.flatMap((wallet) =>
-    wallet.id === 'browser'
-      ? model.browserWallets.map((found, index) =>
-          walletButton(`browser-wallet-${index}`, found.name, found.icon, t.walletOutcome.browser, () => actions.connectBrowser(found)),
-        )
-      : [walletButton(`wallet-${wallet.id}`, wallet.name, null, t.walletOutcome[wallet.id], () => actions.connect(wallet))],
+    wallet.devAccount
+      ? []
+      : wallet.id === 'browser'
+        ? model.browserWallets.map((found, index) =>
+            walletButton(`browser-wallet-${index}`, found.name, found.icon, t.walletOutcome.browser, () => actions.connectBrowser(found)),
+          )
+        : [walletButton(`wallet-${wallet.id}`, wallet.name, null, t.walletOutcome[wallet.id], () => actions.connect(wallet))],
   )
   const noBrowserWallet = model.browserWallets.length === 0 && wallets.some((wallet) => wallet.id === 'browser')
   return html`

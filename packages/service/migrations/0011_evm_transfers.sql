@@ -7,6 +7,7 @@ CREATE TABLE evm_transfers (
   network      text NOT NULL,
   tx_hash      text NOT NULL CHECK (tx_hash = lower(tx_hash)),
   payment_id   text NOT NULL REFERENCES payments (id),
+  merchant_id  text NOT NULL REFERENCES merchants (id),
   late         boolean NOT NULL,
   sender       text NOT NULL,
   recipient    text NOT NULL,
@@ -17,8 +18,8 @@ CREATE TABLE evm_transfers (
   PRIMARY KEY (network, tx_hash)
 );
 
--- A merchant's late transfers, newest first (`till payments late`).
-CREATE INDEX evm_transfers_late ON evm_transfers (payment_id) WHERE late;
+-- A merchant's late transfers to refund, newest first (`till transfers late`).
+CREATE INDEX evm_transfers_late ON evm_transfers (merchant_id, recorded_at DESC) WHERE late;
 
 -- Processing payments whose transaction is followed until it has the network's confirmations. Each row is
 -- leased by pushing next_check_at ahead, so instances share the list (SKIP LOCKED) and a crashed

@@ -14,6 +14,7 @@ const watch = (lostSince: Date | null = null): Watch => ({
     network: 'eip155:31337',
     txHash: `0x${'1'.repeat(64)}`,
     paymentId: 'pay_1',
+    merchantId: 'mer_1',
     late: false,
     sender: '0x1111111111111111111111111111111111111111',
     recipient: '0x2222222222222222222222222222222222222222',

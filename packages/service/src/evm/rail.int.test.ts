@@ -14,6 +14,7 @@ import {
   HAND_TIMING,
 } from '../../test/evm-fixtures.ts'
 import { createAccount, testClock, useTestApp, type Account, type TestAppOptions } from '../../test/fixtures.ts'
+import { adminCommandRunner } from '../cli/admin-command.test-helper.ts'
 import { listingPayment } from '../payments/views.ts'
 import { accountStore } from '../store/accounts.ts'
 import { paymentStore } from '../store/payments.ts'
@@ -28,6 +29,7 @@ beforeAll(() => {
   options.evm = { config: chain.config, timing: HAND_TIMING }
 })
 const ctx = useTestApp(options)
+const till = adminCommandRunner(ctx)
 
 let account: Account
 let follower: ReturnType<typeof handFollower>
@@ -221,9 +223,13 @@ describe('a browser wallet payment', () => {
     expect(late.statusCode).toBe(409)
     expect(late.json()).toMatchObject({ code: 'invalid_transition', details: { status: 'expired', late: true } })
     expect(await statusOf(paid.paymentId)).toBe('expired')
-    expect(await evmTransfers(ctx.tdb.db).lateFor(paid.paymentId)).toMatchObject([
-      { txHash: hash.toLowerCase(), late: true, sender: BUYER.address.toLowerCase(), recipient: MERCHANT.toLowerCase(), amount: QUOTED },
+    expect(await evmTransfers(ctx.tdb.db).lateOf(account.merchantId)).toMatchObject([
+      { paymentId: paid.paymentId, txHash: hash.toLowerCase(), late: true, sender: BUYER.address.toLowerCase(), recipient: MERCHANT.toLowerCase(), amount: QUOTED },
     ])
+    // The operator hands the merchant what to refund, and to whom.
+    expect(await till('transfers late', '--merchant', account.merchantId)).toMatch(
+      new RegExp(`${paid.paymentId}  ${QUOTED} of eip155:31337/erc20:${chain.usdc.toLowerCase()} from ${BUYER.address.toLowerCase()}`),
+    )
   })
 })
 

@@ -120,6 +120,7 @@ export function evmRail(deps: EvmRailDeps) {
       network: option.network.id,
       txHash: hash,
       paymentId: payment.id,
+      merchantId: payment.merchantId,
       late: false,
       sender: from,
       recipient: option.quote.recipient,

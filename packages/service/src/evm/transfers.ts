@@ -6,6 +6,7 @@ export type Transfer = {
   network: string
   txHash: string
   paymentId: string
+  merchantId: string
   /** Submitted after the payment had ended: kept for the merchant to refund, never paying anything. */
   late: boolean
   sender: Address
@@ -28,6 +29,7 @@ export type Watch = {
 
 type WatchRow = {
   payment_id: string
+  merchant_id: string
   network: string
   tx_hash: string
   block_number: string | null
@@ -48,6 +50,7 @@ const toWatch = (row: WatchRow): Watch => ({
     network: row.network,
     txHash: row.tx_hash,
     paymentId: row.payment_id,
+    merchantId: row.merchant_id,
     late: false,
     sender: row.sender as Address,
     recipient: row.recipient as Address,
@@ -67,14 +70,15 @@ export function evmTransfers(db: Queryable) {
      */
     async bind(transfer: Transfer, now: Date): Promise<boolean> {
       const rows = await db.query(
-        `INSERT INTO evm_transfers (network, tx_hash, payment_id, late, sender, recipient, token, amount, block_number, recorded_at)
-         VALUES ($1, lower($2), $3, $4, $5, $6, $7, $8::numeric, $9, $10)
+        `INSERT INTO evm_transfers (network, tx_hash, payment_id, merchant_id, late, sender, recipient, token, amount, block_number, recorded_at)
+         VALUES ($1, lower($2), $3, $4, $5, $6, $7, $8, $9::numeric, $10, $11)
          ON CONFLICT (network, tx_hash) DO NOTHING
          RETURNING tx_hash`,
         [
           transfer.network,
           transfer.txHash,
           transfer.paymentId,
+          transfer.merchantId,
           transfer.late,
           transfer.sender,
           transfer.recipient,
@@ -87,13 +91,15 @@ export function evmTransfers(db: Queryable) {
       return rows.length === 1
     },
 
-    async lateFor(paymentId: string): Promise<Transfer[]> {
-      const rows = await db.query<Omit<WatchRow, 'lost_since'>>(
-        `SELECT payment_id, network, tx_hash, block_number::text AS block_number, sender, recipient, token, amount::text AS amount
-           FROM evm_transfers WHERE payment_id = $1 AND late ORDER BY recorded_at`,
-        [paymentId],
+    /** A merchant's late transfers, newest first: each is money to send back to its sender. */
+    async lateOf(merchantId: string, limit = 100): Promise<(Transfer & { recordedAt: Date })[]> {
+      const rows = await db.query<Omit<WatchRow, 'lost_since'> & { recorded_at: Date }>(
+        `SELECT payment_id, merchant_id, network, tx_hash, block_number::text AS block_number, sender, recipient, token,
+                amount::text AS amount, recorded_at
+           FROM evm_transfers WHERE merchant_id = $1 AND late ORDER BY recorded_at DESC LIMIT $2`,
+        [merchantId, limit],
       )
-      return rows.map((row) => ({ ...toWatch({ ...row, lost_since: null }).transfer, late: true }))
+      return rows.map((row) => ({ ...toWatch({ ...row, lost_since: null }).transfer, late: true, recordedAt: row.recorded_at }))
     },
 
     async watch(input: { paymentId: string; network: string; txHash: string; blockNumber: bigint | null; now: Date }) {
@@ -120,7 +126,7 @@ export function evmTransfers(db: Queryable) {
          UPDATE evm_watches AS w SET next_check_at = $2
            FROM due, evm_transfers AS t
           WHERE w.payment_id = due.payment_id AND t.network = w.network AND t.tx_hash = w.tx_hash
-         RETURNING w.payment_id, w.network, w.tx_hash, w.block_number::text AS block_number, w.lost_since,
+         RETURNING w.payment_id, t.merchant_id, w.network, w.tx_hash, w.block_number::text AS block_number, w.lost_since,
                    t.sender, t.recipient, t.token, t.amount::text AS amount`,
         [now, leaseUntil, limit],
       )
