@@ -14,7 +14,10 @@ export interface InjectedWallet {
 
 type RpcAnswer = { result?: unknown; error?: { code: number; message: string } }
 
-export async function injectWallet(page: Page, input: { rpcUrl: string; account: string; chainId: number; name: string }): Promise<InjectedWallet> {
+export async function injectWallet(
+  page: Page,
+  input: { rpcUrl: string; account: string; chainId: number; name: string },
+): Promise<InjectedWallet> {
   const requests: string[] = []
   let rejectNext = false
   const chainIdHex = `0x${input.chainId.toString(16)}`
@@ -57,7 +60,8 @@ export async function injectWallet(page: Page, input: { rpcUrl: string; account:
       on() {},
       removeListener() {},
     }
-    const icon = 'data:image/svg+xml,%3Csvg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"%3E%3Crect width="1" height="1"/%3E%3C/svg%3E'
+    const icon =
+      'data:image/svg+xml,%3Csvg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"%3E%3Crect width="1" height="1"/%3E%3C/svg%3E'
     const detail = Object.freeze({ info: Object.freeze({ uuid: crypto.randomUUID(), name, icon, rdns: 'dev.till.e2e' }), provider })
     const announce = () => window.dispatchEvent(new CustomEvent('eip6963:announceProvider', { detail }))
     window.addEventListener('eip6963:requestProvider', announce)
