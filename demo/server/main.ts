@@ -14,7 +14,9 @@ const Flags = z.object({
   'till-port': Port.default(4000),
   'no-build': z.boolean().default(false),
   'state-file': z.string().optional(),
-  chain: z.enum(['sandbox', 'local'], { error: 'must be sandbox (test wallets, the default) or local (a local anvil chain)' }).default('sandbox'),
+  chain: z
+    .enum(['sandbox', 'local'], { error: 'must be sandbox (test wallets, the default) or local (a local anvil chain)' })
+    .default('sandbox'),
 })
 
 function flags() {
@@ -45,7 +47,8 @@ async function main(): Promise<void> {
     tillPort: options['till-port'],
     tillArgs: options.tillArgs,
     build: !options['no-build'],
-    chain: options.chain,
+    // Blocks every 2 s and 2 confirmations: the page shows "processing" for a moment, as on a real network.
+    ...(options.chain === 'local' ? { localChain: { confirmations: 2, blockTimeSeconds: 2 } } : {}),
   })
   const stateFile = options['state-file']
   if (stateFile) {

@@ -30,10 +30,11 @@ export interface StackOptions {
   /** Rebuild demo/dist with Vite first. */
   build: boolean
   /**
-   * 'local': the sandbox's payments are paid on a local chain (anvil) with real (local) tokens, through the
-   * checkout page's "Local dev wallet" or a browser wallet, instead of with test wallets.
+   * The sandbox's payments are paid on a local chain (anvil) with real (local) tokens, through the checkout
+   * page's "Local dev wallet" or a browser wallet, instead of with test wallets. Without `blockTimeSeconds`
+   * anvil mines each transaction at once, and only then.
    */
-  chain?: 'sandbox' | 'local'
+  localChain?: { confirmations: number; blockTimeSeconds?: number }
   log?: (message: string, error?: unknown) => void
 }
 
@@ -67,8 +68,7 @@ export async function startDemoStack(options: StackOptions): Promise<DemoStack> 
   let server: Server | undefined
   let chain: TillLocalChain | undefined
   try {
-    // Blocks every 2 s and 2 confirmations: the page shows "processing" for a moment, as on a real network.
-    chain = options.chain === 'local' ? await startTillLocalChain({ dir: certDir, confirmations: 2, blockTimeSeconds: 2 }) : undefined
+    chain = options.localChain ? await startTillLocalChain({ dir: certDir, ...options.localChain }) : undefined
     till = await spawnTill({
       args: [
         '--sandbox',

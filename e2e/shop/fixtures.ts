@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs'
 import type { APIRequestContext } from '@playwright/test'
 import type { SimulateOutcome } from '@till/contract'
+import { startDemoStack } from '@till/demo/stack'
 import { expect, test as base } from '../fixtures.ts'
 
 export { expect }
@@ -51,34 +52,60 @@ async function ok<T>(response: Awaited<ReturnType<APIRequestContext['get']>>): P
   return (await response.json()) as T
 }
 
-export const test = base.extend<object, { shop: Shop }>({
+/** The shop of a running demo stack, driven through its API as its pages do. */
+function shopOf(state: StackState, api: APIRequestContext): Shop {
+  const url = (pathAndQuery: string): string => new URL(pathAndQuery, state.shopUrl).href
+  const sandboxUrl = (paymentId: string, action: string): string =>
+    `${state.till.baseUrl}/v1/sandbox/payments/${encodeURIComponent(paymentId)}/${action}`
+  const merchantHeaders = { 'Api-Key': state.till.apiKey, 'Merchant-Id': state.till.merchantId }
+  return {
+    origin: state.shopUrl,
+    url,
+    apiKey: state.till.apiKey,
+    checkoutUrl: state.till.checkoutUrl,
+    till: { baseUrl: state.till.baseUrl, apiKey: state.till.apiKey, merchantId: state.till.merchantId },
+    order: async (orderId) => ok(await api.get(url(`/api/orders/${orderId}`))),
+    placeOrder: async (items, returnMode = 'https') => ok(await api.post(url('/api/orders'), { data: { items, returnMode } })),
+    startPayment: async (orderId) => ok(await api.post(url('/pay/checkout'), { data: { orderId } })),
+    simulate: async (paymentId, outcome) => {
+      await ok(await api.post(sandboxUrl(paymentId, 'simulate'), { headers: merchantHeaders, data: { outcome } }))
+    },
+    confirm: async (paymentId) => {
+      await ok(await api.post(sandboxUrl(paymentId, 'confirm'), { headers: merchantHeaders }))
+    },
+  }
+}
+
+/** A demo shop whose payments are made on a local chain (`npm start -- --chain local`), and that chain. */
+export interface LocalChainShop extends Shop {
+  chain: { rpcUrl: string; usdc: string; devWallet: string }
+}
+
+export const test = base.extend<object, { shop: Shop; localChainShop: LocalChainShop }>({
   shop: [
     async ({ playwright }, use) => {
       const state = JSON.parse(readFileSync(process.env.TILL_E2E_SHOP_STATE ?? '', 'utf8')) as StackState
       const api = await playwright.request.newContext({ ignoreHTTPSErrors: true })
-      const url = (pathAndQuery: string): string => new URL(pathAndQuery, state.shopUrl).href
-      const sandboxUrl = (paymentId: string, action: string): string =>
-        `${state.till.baseUrl}/v1/sandbox/payments/${encodeURIComponent(paymentId)}/${action}`
-      const merchantHeaders = { 'Api-Key': state.till.apiKey, 'Merchant-Id': state.till.merchantId }
-      const shop: Shop = {
-        origin: state.shopUrl,
-        url,
-        apiKey: state.till.apiKey,
-        checkoutUrl: state.till.checkoutUrl,
-        till: { baseUrl: state.till.baseUrl, apiKey: state.till.apiKey, merchantId: state.till.merchantId },
-        order: async (orderId) => ok(await api.get(url(`/api/orders/${orderId}`))),
-        placeOrder: async (items, returnMode = 'https') => ok(await api.post(url('/api/orders'), { data: { items, returnMode } })),
-        startPayment: async (orderId) => ok(await api.post(url('/pay/checkout'), { data: { orderId } })),
-        simulate: async (paymentId, outcome) => {
-          await ok(await api.post(sandboxUrl(paymentId, 'simulate'), { headers: merchantHeaders, data: { outcome } }))
-        },
-        confirm: async (paymentId) => {
-          await ok(await api.post(sandboxUrl(paymentId, 'confirm'), { headers: merchantHeaders }))
-        },
-      }
-      await use(shop)
+      await use(shopOf(state, api))
       await api.dispose()
     },
     { scope: 'worker' },
+  ],
+
+  localChainShop: [
+    async ({ playwright }, use) => {
+      // The demo's own stack on a local chain; anvil mines each transaction at once, one confirmation.
+      const stack = await startDemoStack({ port: 0, tillPort: 0, build: false, localChain: { confirmations: 1 } })
+      const api = await playwright.request.newContext({ ignoreHTTPSErrors: true })
+      try {
+        const chain = stack.localChain
+        if (!chain) throw new Error('the demo stack started without its local chain')
+        await use({ ...shopOf({ shopUrl: stack.shopUrl, till: stack.till }, api), chain })
+      } finally {
+        await api.dispose()
+        await stack.stop()
+      }
+    },
+    { scope: 'worker', timeout: 120_000 },
   ],
 })

@@ -44,6 +44,7 @@ const SAMPLES: Record<string, { raw: string; parsed: unknown; also?: Record<stri
   'trust-proxy': { raw: 'on', parsed: true },
   'api-rate-limit': { raw: '6000', parsed: 6000 },
   'api-auth-failure-limit': { raw: '10', parsed: 10 },
+  config: { raw: '/etc/till/evm.json', parsed: '/etc/till/evm.json' },
 }
 
 describe('till serve flags', () => {
@@ -123,6 +124,7 @@ const REQUIRED: Record<string, string[]> = {
   'webhooks deliveries': ['--merchant', 'mer_1', '--endpoint', 'we_1'],
   'webhooks redeliver': ['--merchant', 'mer_1', '--endpoint', 'we_1', '--delivery', '1'],
   'webhooks enable': ['--merchant', 'mer_1', '--endpoint', 'we_1'],
+  'transfers late': ['--merchant', 'mer_1'],
 }
 
 describe.each(Object.entries(ADMIN_COMMANDS))('till %s', (command, spec) => {

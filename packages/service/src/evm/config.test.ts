@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -130,5 +131,17 @@ describe('loadEvmConfig', () => {
     const missing = join(dir, 'missing.json')
     await expect(loadEvmConfig(missing)).rejects.toThrow(`${missing}: cannot be read (ENOENT); check the path given to --config`)
     await expect(loadEvmConfig(missing)).rejects.toBeInstanceOf(ConfigError)
+  })
+})
+
+describe('the README’s example configuration', () => {
+  it('is a configuration Till accepts', () => {
+    const readme = readFileSync(new URL('../../../../README.md', import.meta.url), 'utf8')
+    const section = readme.slice(readme.indexOf('### Real payments on EVM chains'))
+    const json = /```json\n([\s\S]*?)```/.exec(section)?.[1]
+    expect(json).toBeDefined()
+    const config = parseEvmConfig(JSON.parse(json ?? ''), 'README.md')
+    expect(config.networks.map((network) => network.name)).toEqual(['Base'])
+    expect(config.rates.endpoint).toBe('https://rates.example.com/v1/rates')
   })
 })

@@ -224,7 +224,14 @@ describe('a browser wallet payment', () => {
     expect(late.json()).toMatchObject({ code: 'invalid_transition', details: { status: 'expired', late: true } })
     expect(await statusOf(paid.paymentId)).toBe('expired')
     expect(await evmTransfers(ctx.tdb.db).lateOf(account.merchantId)).toMatchObject([
-      { paymentId: paid.paymentId, txHash: hash.toLowerCase(), late: true, sender: BUYER.address.toLowerCase(), recipient: MERCHANT.toLowerCase(), amount: QUOTED },
+      {
+        paymentId: paid.paymentId,
+        txHash: hash.toLowerCase(),
+        late: true,
+        sender: BUYER.address.toLowerCase(),
+        recipient: MERCHANT.toLowerCase(),
+        amount: QUOTED,
+      },
     ])
     // The operator hands the merchant what to refund, and to whom.
     expect(await till('transfers late', '--merchant', account.merchantId)).toMatch(
