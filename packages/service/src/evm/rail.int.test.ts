@@ -130,7 +130,11 @@ describe('a browser wallet payment', () => {
       status: 'succeeded',
       buyer: { accountCaip10: `eip155:31337:${BUYER.address}`, accountProviderName: 'Test Browser Wallet' },
       transaction: { networkId: '31337', hash, nonce: receipt.nonce },
-      tokenAmount: { unit: `caip19/eip155:31337/erc20:${chain.usdc.toLowerCase()}`, value: QUOTED.toString() },
+      tokenAmount: {
+        unit: `caip19/eip155:31337/erc20:${chain.usdc.toLowerCase()}`,
+        value: QUOTED.toString(),
+        display: { assetSymbol: 'USDC', assetName: 'USD Coin', decimals: 6 },
+      },
       settlement: { settled: true, amount: PRICE, txHash: hash },
     })
     expect(row.fees).toBeUndefined()
