@@ -8,11 +8,14 @@ type NativeWebView = { postMessage(message: string): void }
 declare global {
   interface Window {
     NativeWebView?: NativeWebView
+    webkit?: { messageHandlers?: { NativeWebView?: NativeWebView } }
   }
 }
 
 export function postBridgeMessage(success: boolean, text: string): void {
-  const bridge = window.NativeWebView
+  // WKWebView never defines window.NativeWebView; its script message handler of that name is reached through
+  // webkit.messageHandlers, so an iOS host needs no injected shim (a shim, when there is one, comes first).
+  const bridge = window.NativeWebView ?? window.webkit?.messageHandlers?.NativeWebView
   if (!bridge || typeof bridge.postMessage !== 'function') return
   const message = success ? { type: 'PAY_SUCCESS', success: true, message: text } : { type: 'PAY_FAILURE', success: false, error: text }
   try {

@@ -109,6 +109,7 @@ beforeAll(async () => {
 function startPage(wallet: ReturnType<typeof fakeWallet>, confirm: (request: CheckoutConfirmRequest) => Promise<CheckoutStatus>) {
   const shown: Model[] = []
   const announced: string[] = []
+  const opened: string[] = []
   let actions: Actions | undefined
   const screen: Screen = {
     show(model, next) {
@@ -137,6 +138,7 @@ function startPage(wallet: ReturnType<typeof fakeWallet>, confirm: (request: Che
     api,
     t: en,
     navigate: () => {},
+    open: (url) => opened.push(url),
     newAddress: () => BUYER,
     clientId: () => undefined,
     discoverWallets: (_fallbackName, onChange) => {
@@ -158,7 +160,7 @@ function startPage(wallet: ReturnType<typeof fakeWallet>, confirm: (request: Che
   const model = () => shown.at(-1) as Model
   const step = () => model().step
   const act = () => actions as Actions
-  return { model, step, act, announced, confirm: confirmSpy }
+  return { model, step, act, announced, opened, confirm: confirmSpy }
 }
 
 const isStep = (page: ReturnType<typeof startPage>, screen: string) => () => {
@@ -396,5 +398,17 @@ describe('the sandbox test wallets', () => {
       account: `eip155:8453:${BUYER}`,
     })
     expect(wallet.asked).toEqual([])
+  })
+})
+
+describe('a wallet opened by a link (spec 4.8)', () => {
+  it('is navigated to in this frame, and the page asks nothing itself', async () => {
+    const wallet = fakeWallet()
+    const page = startPage(wallet, async () => at('processing'))
+    const link = 'https://pay.example.com/checkout/wallet-link?uri=wc%3Apay_1%402&returnUrl=myapp%3A%2F%2Fdone&preferUniversalLinks=1'
+    page.act().connect({ id: 'sandbox_mobile', name: 'Mobile wallet (sandbox)', link })
+    expect(page.opened).toEqual([link])
+    expect(page.step()).toEqual({ name: 'connect' })
+    expect(page.confirm).not.toHaveBeenCalled()
   })
 })

@@ -23,6 +23,8 @@ export type ControllerDeps = {
   t: Strings
   /** Where the page goes when the countdown ends; `location.replace` in the browser. */
   navigate(url: string): void
+  /** Opens a wallet link in this frame; `location.assign` in the browser. */
+  open(url: string): void
   newAddress(): string
   /** This browser's client id of the sandbox wallet app, kept across payments (the listing's Client-Id). */
   clientId(): string | undefined
@@ -214,7 +216,9 @@ export class CheckoutController {
   }
 
   readonly #actions: Actions = {
-    connect: (wallet: CheckoutWallet) => void this.#loadOptions(wallet, this.#deps.newAddress()),
+    // A wallet app opened by a link (spec 4.8) is navigated to in this frame: an app's host hands it to the OS.
+    connect: (wallet: CheckoutWallet) =>
+      wallet.link ? this.#deps.open(wallet.link) : void this.#loadOptions(wallet, this.#deps.newAddress()),
     connectBrowser: (wallet) => void this.#connectBrowser(wallet),
     retryOptions: () => {
       const step = this.#model.step
@@ -236,8 +240,8 @@ export class CheckoutController {
       const option = options.find((candidate) => candidate.id === selected)
       if (!option) return
       const walletId = step.wallet.id
-      if (walletId !== 'browser') void this.#paySandbox(step, walletId, option)
-      else void this.#browser?.pay(step, option)
+      if (walletId === 'browser') void this.#browser?.pay(step, option)
+      else if (walletId !== 'sandbox_mobile') void this.#paySandbox(step, walletId, option)
     },
     expireNow: async () => {
       try {

@@ -74,6 +74,7 @@ if (data && root && live) {
     api,
     t: en,
     navigate: (url) => location.replace(url),
+    open: (url) => location.assign(url),
     newAddress: randomAddress,
     clientId: sandboxClientId,
     discoverWallets: (fallbackName, onChange) => discoverWallets(window, fallbackName, (found) => onChange([...local, ...found])),

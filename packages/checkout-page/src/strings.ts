@@ -6,15 +6,7 @@ import type { CheckoutWalletId, MerchantPaymentStatus } from '@till/contract'
  */
 export const en = {
   locale: 'en',
-  title: (merchant: string, amount: string) => `Pay ${amount} to ${merchant}`,
-  payTo: 'Pay to',
-  amountLabel: 'Amount due',
-  sandboxBadge: 'Sandbox',
   sandboxNote: 'Test mode: no real money moves. Each test wallet always ends the payment the same way.',
-  noScript: 'This checkout needs JavaScript to connect a wallet. Turn JavaScript on and reload the page.',
-  loading: 'Loading the payment…',
-  notFoundTitle: 'Payment not found',
-  notFoundBody: 'This checkout link is not valid. Go back to the shop and start the payment again.',
 
   expiresIn: (time: string) => `Expires in ${time}`,
   expiring: 'Expiring…',
@@ -28,6 +20,7 @@ export const en = {
     sandbox_slow: 'Processing for a few seconds, then succeeds.',
     sandbox_never: 'The transaction is sent but never confirms.',
     browser: 'Connect, then approve the payment in this wallet.',
+    sandbox_mobile: 'Opens a wallet app by its link, as on a phone.',
   } satisfies Record<CheckoutWalletId, string>,
   noBrowserWallet:
     'No browser wallet found. To pay, install a wallet extension, or open this page in your wallet app’s browser, then reload.',
@@ -77,3 +70,25 @@ export const en = {
 }
 
 export type Strings = typeof en
+
+/**
+ * Words the server renders, which the page's script never shows (the bundle does not import them, so they
+ * cost it nothing): the page's first paint, and the pages served without the script: a payment not found, an
+ * embedding the app got wrong, and a wallet link opened in a browser (spec 4.8).
+ */
+export const serverPages = {
+  title: (merchant: string, amount: string) => `Pay ${amount} to ${merchant}`,
+  payTo: 'Pay to',
+  amountLabel: 'Amount due',
+  sandboxBadge: 'Sandbox',
+  noScript: 'This checkout needs JavaScript to connect a wallet. Turn JavaScript on and reload the page.',
+  notFoundTitle: 'Payment not found',
+  notFoundBody: 'This checkout link is not valid. Go back to the shop and start the payment again.',
+  integrationErrorTitle: 'This checkout cannot be embedded as given',
+  integrationErrorBody:
+    'The app that opened this page set its WebView parameters wrongly (spec 4.8), so the buyer could not come back from the wallet. Fix these parameters of the gatewayUrl:',
+  walletLinkTitle: 'This link opens in a wallet app',
+  walletLinkBody:
+    'On a phone, this link opens the wallet app that pays the checkout. In a browser there is nothing to do here: go back to the checkout page and choose another wallet.',
+  walletLinkMissing: 'This is not a wallet link: it carries no wc: URI.',
+}

@@ -28,9 +28,12 @@ export type SandboxWalletId = z.infer<typeof SandboxWalletId>
 /** The buyer's own wallet, found in the browser (EIP-6963, else `window.ethereum`): the page signs with it. */
 export const BROWSER_WALLET_ID = 'browser'
 
-export const CheckoutWalletId = z.enum([...SandboxWalletId.options, BROWSER_WALLET_ID]).meta({
+/** The sandbox's mobile wallet: opened by a wallet link (spec 4.8), it pays when the "wallet app" says so. */
+export const SANDBOX_MOBILE_WALLET_ID = 'sandbox_mobile'
+
+export const CheckoutWalletId = z.enum([...SandboxWalletId.options, SANDBOX_MOBILE_WALLET_ID, BROWSER_WALLET_ID]).meta({
   id: 'CheckoutWalletId',
-  description: `A sandbox test wallet, or \`${BROWSER_WALLET_ID}\`: whichever wallet the buyer's browser offers, on a real (or local) chain.`,
+  description: `A sandbox test wallet, the sandbox's mobile wallet (\`${SANDBOX_MOBILE_WALLET_ID}\`, opened by a wallet link), or \`${BROWSER_WALLET_ID}\`: whichever wallet the buyer's browser offers, on a real (or local) chain.`,
 })
 export type CheckoutWalletId = z.infer<typeof CheckoutWalletId>
 
@@ -50,6 +53,11 @@ export const CheckoutWallet = z
      * gateway API's dev-wallet call, so the demo pays with real (local) tokens and no browser extension.
      */
     devAccount: Caip10.optional(),
+    /**
+     * A wallet app opened by a link: a URL whose `uri` query parameter starts with `wc:`. The page navigates
+     * to it in the same frame (spec 4.8): a native host hands it to the OS, a browser shows what it is.
+     */
+    link: z.string().optional(),
   })
   .meta({ id: 'CheckoutWallet', description: 'A wallet the buyer can connect on this checkout page.' })
 export type CheckoutWallet = z.infer<typeof CheckoutWallet>

@@ -289,6 +289,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
       actionsPerPayment: rateLimiter({ ...limits.actionsPerPayment, clock }),
     },
     closing: () => closing,
+    checkoutUrl: config.checkoutUrl,
     logoUrl,
     logos,
   })

@@ -1,4 +1,4 @@
-import type { CheckoutSession } from '@till/contract'
+import { type CheckoutSession, WALLET_LINK_PATH, WEBVIEW_QUERY } from '@till/contract'
 import type { CheckoutAssets } from '@till/checkout-page/build'
 import type { Clock } from '../domain/clock.ts'
 import type { RateLimiter } from '../http/rate-limit.ts'
@@ -27,22 +27,38 @@ export type CheckoutDeps = {
   limits: { perIp: RateLimiter; perPayment: RateLimiter; actionsPerPayment: RateLimiter }
   /** Set when the service is shutting down: long-polls answer at once. */
   closing: () => boolean
+  /** The absolute base address of the checkout pages: wallet links are `<checkoutUrl>/wallet-link?uri=wc:…`. */
+  checkoutUrl: () => string
   /** Where merchants' logos are served, and their bytes. */
   logoUrl: LogoUrl
   logos: LogoStore
 }
 
 /** The display data of a payment's page (undefined if its merchant is gone), for the page and the API alike. */
-export async function sessionFor(deps: CheckoutDeps, payment: PaymentRecord): Promise<CheckoutSession | undefined> {
+export async function sessionFor(
+  deps: CheckoutDeps,
+  payment: PaymentRecord,
+  /** The app's return link when the page is embedded (spec 4.8): wallet links pass it on. */
+  embedded?: { returnUrl: string },
+): Promise<CheckoutSession | undefined> {
   const merchant = await deps.accounts.findMerchant(payment.merchantId)
   if (!merchant) return undefined
   const rail = await deps.rails.of(payment)
   const shown = { name: merchant.name, iconUrl: deps.logoUrl(merchant.logo, LOGO_SIZES.page) }
-  return checkoutSession({
-    payment,
-    merchant: shown,
-    wallets: rail ? rail.wallets(payment) : [],
-    sandbox: rail?.sandbox ?? false,
-    now: deps.clock.now(),
+  const wallets = (rail ? rail.wallets(payment) : []).map((wallet) => {
+    const uri = rail?.walletConnectUri?.(payment, wallet.id)
+    return uri === undefined ? wallet : { ...wallet, link: walletLink(deps.checkoutUrl(), uri, embedded) }
   })
+  return checkoutSession({ payment, merchant: shown, wallets, sandbox: rail?.sandbox ?? false, now: deps.clock.now() })
+}
+
+/** `<checkoutUrl>/wallet-link?uri=wc:…`, with the app's returnUrl and preferUniversalLinks=1 when embedded (spec 4.8). */
+function walletLink(checkoutUrl: string, uri: string, embedded: { returnUrl: string } | undefined): string {
+  const link = new URL(`${checkoutUrl}/${WALLET_LINK_PATH}`)
+  link.searchParams.set('uri', uri)
+  if (embedded) {
+    link.searchParams.set(WEBVIEW_QUERY.returnUrl, embedded.returnUrl)
+    link.searchParams.set(WEBVIEW_QUERY.preferUniversalLinks, '1')
+  }
+  return link.href
 }

@@ -1,6 +1,6 @@
 import type { CheckoutSession } from '@till/contract'
 import { formatFiat } from '@till/checkout-page/format'
-import type { Strings } from '@till/checkout-page/strings'
+import { serverPages, type Strings } from '@till/checkout-page/strings'
 import type { CheckoutAssets } from '@till/checkout-page/build'
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
@@ -48,25 +48,57 @@ export function checkoutPageHtml(input: { session: CheckoutSession; token: strin
   const body = `<main aria-labelledby="checkout-amount">
 <header class="merchant">
 ${logo}
-<div><p class="pay-to">${escapeHtml(t.payTo)}</p><p class="merchant-name">${name}</p></div>
-${session.sandbox ? `<span class="badge">${escapeHtml(t.sandboxBadge)}</span>` : ''}
+<div><p class="pay-to">${escapeHtml(serverPages.payTo)}</p><p class="merchant-name">${name}</p></div>
+${session.sandbox ? `<span class="badge">${escapeHtml(serverPages.sandboxBadge)}</span>` : ''}
 </header>
-<p class="amount-label" id="checkout-amount-label">${escapeHtml(t.amountLabel)}</p>
+<p class="amount-label" id="checkout-amount-label">${escapeHtml(serverPages.amountLabel)}</p>
 <h1 class="amount" id="checkout-amount" aria-describedby="checkout-amount-label">${escapeHtml(amount)}</h1>
-<div class="app" id="checkout-app"><noscript><p>${escapeHtml(t.noScript)}</p></noscript></div>
+<div class="app" id="checkout-app"><noscript><p>${escapeHtml(serverPages.noScript)}</p></noscript></div>
 <p class="visually-hidden" id="checkout-live" role="status" aria-live="polite"></p>
 </main>
 <script type="application/json" id="checkout-data">${embedJson({ token: input.token, session })}</script>`
-  return shell({ t, title: t.title(session.merchant.name, amount), assets: input.assets, body, script: true })
+  return shell({ t, title: serverPages.title(session.merchant.name, amount), assets: input.assets, body, script: true })
 }
 
 export function notFoundPageHtml(input: { assets: CheckoutAssets; t: Strings }): string {
   const { t } = input
   return shell({
     t,
-    title: t.notFoundTitle,
+    title: serverPages.notFoundTitle,
     assets: input.assets,
     script: false,
-    body: `<main aria-labelledby="not-found"><h1 class="heading" id="not-found">${escapeHtml(t.notFoundTitle)}</h1><p>${escapeHtml(t.notFoundBody)}</p></main>`,
+    body: `<main aria-labelledby="not-found"><h1 class="heading" id="not-found">${escapeHtml(serverPages.notFoundTitle)}</h1><p>${escapeHtml(serverPages.notFoundBody)}</p></main>`,
+  })
+}
+
+/** A page embedded with wrong parameters (spec 4.8): what the app's developer must fix, field by field. */
+export function integrationErrorPageHtml(input: {
+  assets: CheckoutAssets
+  t: Strings
+  problems: { field: string; message: string }[]
+}): string {
+  const { t } = input
+  const items = input.problems.map((p) => `<li><code>${escapeHtml(p.field)}</code> ${escapeHtml(p.message)}</li>`).join('')
+  return shell({
+    t,
+    title: serverPages.integrationErrorTitle,
+    assets: input.assets,
+    script: false,
+    body: `<main aria-labelledby="integration-error"><h1 class="heading" id="integration-error">${escapeHtml(serverPages.integrationErrorTitle)}</h1><p>${escapeHtml(serverPages.integrationErrorBody)}</p><ul>${items}</ul></main>`,
+  })
+}
+
+/** A wallet link opened in an ordinary browser, where no app hands it to a wallet (spec 4.8). */
+export function walletLinkPageHtml(input: { assets: CheckoutAssets; t: Strings; uri: string | null }): string {
+  const { t } = input
+  const body = input.uri
+    ? `<p>${escapeHtml(serverPages.walletLinkBody)}</p><p><code class="wallet-uri">${escapeHtml(input.uri)}</code></p>`
+    : `<p>${escapeHtml(serverPages.walletLinkMissing)}</p>`
+  return shell({
+    t,
+    title: serverPages.walletLinkTitle,
+    assets: input.assets,
+    script: false,
+    body: `<main aria-labelledby="wallet-link"><h1 class="heading" id="wallet-link">${escapeHtml(serverPages.walletLinkTitle)}</h1>${body}</main>`,
   })
 }

@@ -1,4 +1,4 @@
-import type { CheckoutConfirmRequest, CheckoutWallet, DevWalletRequest, PaymentOption } from '@till/contract'
+import type { CheckoutConfirmRequest, CheckoutWallet, CheckoutWalletId, DevWalletRequest, PaymentOption } from '@till/contract'
 import type { PaymentRecord } from '../store/payment-record.ts'
 
 /**
@@ -13,6 +13,8 @@ export interface PaymentRail {
   serves(payment: PaymentRecord): Promise<boolean>
   /** The wallets the page offers the buyer. */
   wallets(payment: PaymentRecord): readonly CheckoutWallet[]
+  /** The `wc:` URI that opens `walletId` as a wallet app, for the wallets opened by a link (spec 4.8). */
+  walletConnectUri?: ((payment: PaymentRecord, walletId: CheckoutWalletId) => string | undefined) | undefined
   /** Each token on each network the payment can be paid with, and the exact amount of it. */
   options(payment: PaymentRecord): Promise<readonly PaymentOption[]>
   /**

@@ -1,4 +1,10 @@
-import { BROWSER_WALLET_ID, type CheckoutConfirmRequest, type PaymentOption } from '@till/contract'
+import {
+  BROWSER_WALLET_ID,
+  type CheckoutConfirmRequest,
+  type PaymentOption,
+  SANDBOX_MOBILE_WALLET_ID,
+  sandboxWalletConnectUri,
+} from '@till/contract'
 import type { FastifyBaseLogger } from 'fastify'
 import type { Database } from '../db/port.ts'
 import type { Clock } from '../domain/clock.ts'
@@ -62,6 +68,8 @@ export function sandboxRail(deps: {
     sandbox: true,
     serves: (payment) => partners.isSandbox(payment.partnerId),
     wallets: () => TEST_WALLETS,
+    walletConnectUri: (payment, walletId) =>
+      walletId === SANDBOX_MOBILE_WALLET_ID ? sandboxWalletConnectUri({ paymentId: payment.id }) : undefined,
     options: async (payment) => SANDBOX_OPTIONS.map((option) => paymentOption(payment, option)),
     async submit(payment, submission: CheckoutConfirmRequest) {
       if (submission.walletId === BROWSER_WALLET_ID) throw fieldError('walletId', 'a sandbox payment is paid with a test wallet')

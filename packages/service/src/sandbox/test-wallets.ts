@@ -14,9 +14,11 @@ export const TEST_WALLETS: readonly CheckoutWallet[] = [
   { id: 'sandbox_declines', name: 'Test Wallet: Declines' },
   { id: 'sandbox_slow', name: 'Test Wallet: Slow' },
   { id: 'sandbox_never', name: 'Test Wallet: Never Confirms' },
+  // Opened by a wallet link, as a phone's wallet app is (spec 4.8): the "app" then pays with a test wallet.
+  { id: 'sandbox_mobile', name: 'Mobile wallet (sandbox)' },
 ]
 
-const walletName = (id: SandboxWalletId) => TEST_WALLETS.find((wallet) => wallet.id === id)?.name ?? id
+const walletName = (id: SandboxWalletId): string => TEST_WALLETS.find((wallet) => wallet.id === id)?.name ?? id
 
 export type TestWalletDeps = {
   payments: PaymentService

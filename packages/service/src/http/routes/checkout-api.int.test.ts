@@ -62,7 +62,13 @@ describe('the gateway token', () => {
     const response = await gatewayCall(ctx.app, payment, '')
     expect(response.statusCode).toBe(200)
     const session = CheckoutSession.parse(response.json())
-    expect(session.wallets.map((wallet) => wallet.id)).toEqual(['sandbox_pays', 'sandbox_declines', 'sandbox_slow', 'sandbox_never'])
+    expect(session.wallets.map((wallet) => wallet.id)).toEqual([
+      'sandbox_pays',
+      'sandbox_declines',
+      'sandbox_slow',
+      'sandbox_never',
+      'sandbox_mobile',
+    ])
     expect(response.body).not.toContain('order-private-7')
     expect(response.body).not.toContain(account.apiKey)
     expect(response.body).not.toContain(account.partnerId)

@@ -1,8 +1,10 @@
 import { gzipSync } from 'node:zlib'
+import { WALLET_LINK_PATH } from '@till/contract'
 import { en } from '@till/checkout-page/strings'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { sessionFor, type CheckoutDeps } from '../../checkout/context.ts'
-import { checkoutPageHtml, notFoundPageHtml } from '../../checkout/page-html.ts'
+import { embeddingOf } from '../../checkout/embedded.ts'
+import { checkoutPageHtml, integrationErrorPageHtml, notFoundPageHtml, walletLinkPageHtml } from '../../checkout/page-html.ts'
 import { ApiError } from '../../errors.ts'
 
 const acceptsGzip = (request: FastifyRequest) => /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''))
@@ -29,6 +31,12 @@ export function checkoutPageRoutes(app: FastifyInstance, deps: CheckoutDeps) {
     return reply.header('Content-Encoding', 'gzip').send(asset.gzip)
   })
 
+  /** Where wallet links land when no app intercepts them (spec 4.8): an ordinary browser is told what they are. */
+  app.get<{ Querystring: Record<string, unknown> }>(`/checkout/${WALLET_LINK_PATH}`, async (request, reply) => {
+    const uri = typeof request.query.uri === 'string' && request.query.uri.startsWith('wc:') ? request.query.uri : null
+    return sendHtml(request, reply, uri ? 200 : 400, walletLinkPageHtml({ assets: deps.assets, t: en, uri }))
+  })
+
   app.get<{ Params: { paymentId: string } }>('/checkout/:paymentId', async (request, reply) => {
     const { paymentId } = request.params
     const [path = '', query] = request.url.split('?', 2)
@@ -37,8 +45,13 @@ export function checkoutPageRoutes(app: FastifyInstance, deps: CheckoutDeps) {
     // or one starting `//` would otherwise send the buyer to another host.
     if (path.endsWith('/'))
       return reply.redirect(`/checkout/${encodeURIComponent(paymentId)}${query === undefined ? '' : `?${query}`}`, 308)
+    const embedding = embeddingOf(request.query as Record<string, unknown>)
+    // Told to the app's developer before anything else: the page would lose the buyer on the way back.
+    if (embedding.mode === 'invalid') {
+      return sendHtml(request, reply, 400, integrationErrorPageHtml({ assets: deps.assets, t: en, problems: embedding.problems }))
+    }
     const payment = await deps.payments.readForCheckout(paymentId)
-    const session = payment && (await sessionFor(deps, payment))
+    const session = payment && (await sessionFor(deps, payment, embedding.mode === 'embedded' ? embedding : undefined))
     if (!payment || !session) return sendHtml(request, reply, 404, notFoundPageHtml({ assets: deps.assets, t: en }))
     return sendHtml(request, reply, 200, checkoutPageHtml({ session, token: deps.tokens.issue(payment.id), assets: deps.assets, t: en }))
   })
