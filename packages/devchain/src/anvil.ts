@@ -16,15 +16,18 @@ export function anvilBinary(): string {
 
 export type Anvil = { url: string; chainId: number; stop(): Promise<void> }
 
-/** Starts anvil (chain 31337, anvil's default dev accounts) and resolves once it listens. */
-export async function startAnvil(options: { automine?: boolean; blockTimeSeconds?: number; port?: number } = {}): Promise<Anvil> {
+/** Starts anvil (chain 31337 unless told, anvil's default dev accounts) and resolves once it listens. */
+export async function startAnvil(
+  options: { automine?: boolean; blockTimeSeconds?: number; port?: number; chainId?: number } = {},
+): Promise<Anvil> {
+  const chainId = options.chainId ?? 31337
   const args = [
     '--host',
     '127.0.0.1',
     '--port',
     String(options.port ?? 0),
     '--chain-id',
-    '31337',
+    String(chainId),
     ...(options.automine === false ? ['--no-mining'] : []),
     // Blocks also come on a timer, as on a real network: confirmations then arrive by themselves.
     ...(options.blockTimeSeconds ? ['--block-time', String(options.blockTimeSeconds)] : []),
@@ -46,7 +49,7 @@ export async function startAnvil(options: { automine?: boolean; blockTimeSeconds
   child.stdout.resume()
   return {
     url,
-    chainId: 31337,
+    chainId,
     async stop() {
       process.off('exit', kill)
       if (child.exitCode !== null || child.signalCode !== null) return

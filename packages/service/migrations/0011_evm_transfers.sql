@@ -28,10 +28,15 @@ CREATE TABLE evm_watches (
   payment_id    text PRIMARY KEY REFERENCES payments (id),
   network       text NOT NULL,
   tx_hash       text NOT NULL,
+  -- The sender's nonce: a wallet that speeds up or cancels the transaction sends another with the same one.
+  nonce         bigint NOT NULL,
+  -- The chain's height at submission: a replacement is looked for from there.
+  from_block    bigint NOT NULL,
   -- The block the transaction was last seen in; null while it waits in a mempool.
   block_number  bigint,
-  -- When the transaction was first found missing (a reorg or a dropped transaction); null while it is seen.
-  lost_since    timestamptz,
+  -- Since when the transaction has not been seen in a block (waiting in a mempool, dropped, or
+  -- reorganised out); null while it is mined.
+  unmined_since timestamptz,
   next_check_at timestamptz NOT NULL,
   created_at    timestamptz NOT NULL
 );
@@ -40,4 +45,5 @@ CREATE INDEX evm_watches_due ON evm_watches (next_check_at);
 
 -- The quote fixes where the transfer goes as well as how much: a merchant who changes a receiving address
 -- later does not turn a buyer's correct transfer, signed to the address the page showed, into a wrong one.
-ALTER TABLE payment_quotes ADD COLUMN recipient text;
+-- No release wrote quotes before this one, so the column can be required at once.
+ALTER TABLE payment_quotes ADD COLUMN recipient text NOT NULL;

@@ -35,6 +35,10 @@ describe('the rules across fields of the EVM configuration', () => {
     expect(problems({ sandbox: true, networks: [{ ...base, devWallet: dev }], tokens: [usdc(BASE_USDC)] })).toEqual([
       'networks[0].devWallet: is only for a local development chain (eip155:31337 or eip155:1337), not eip155:8453',
     ])
+    const remote = { ...anvil, rpcUrl: 'https://rpc.example.com', devWallet: dev }
+    expect(problems({ sandbox: true, networks: [remote], tokens: [usdc(ANVIL_USDC)] })).toEqual([
+      'networks[0].devWallet: is only for a chain on this machine: its rpcUrl must be on 127.0.0.1 or localhost, not https://rpc.example.com',
+    ])
     expect(
       problems({ sandbox: true, networks: [{ ...anvil, devWallet: dev.toLowerCase().replace('c8', 'C8') }], tokens: [usdc(ANVIL_USDC)] }),
     ).toEqual(['networks[0].devWallet: must be an address, 0x and 40 hex digits with a valid EIP-55 checksum'])

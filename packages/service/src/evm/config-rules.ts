@@ -1,13 +1,14 @@
 import type { z } from 'zod'
 import type { EvmConfig } from './config-schema.ts'
 
+const DEV_CHAIN_IDS = new Set([31337, 1337])
+const isLoopback = (url: string) => ['127.0.0.1', 'localhost', '[::1]'].includes(new URL(url).hostname)
+
 /**
  * The rules across fields of the EVM configuration, each reported on the field to change. Together they
  * make a rate lookup unambiguous: one network per id, one token per symbol on a network, one peg per
- * symbol, and at most one fixed rate per pair.
+ * symbol, and at most one fixed rate per pair; and they keep a dev wallet to a local sandbox chain.
  */
-const DEV_CHAIN_IDS = new Set([31337, 1337])
-
 export function checkEvmConfig(config: EvmConfig, ctx: z.RefinementCtx<EvmConfig>): void {
   const problem = (path: PropertyKey[], message: string) => ctx.addIssue({ code: 'custom', path, message })
 
@@ -25,6 +26,11 @@ export function checkEvmConfig(config: EvmConfig, ctx: z.RefinementCtx<EvmConfig
     if (network.devWallet === undefined) return
     if (!DEV_CHAIN_IDS.has(network.chainId)) {
       problem(['networks', index, 'devWallet'], `is only for a local development chain (eip155:31337 or eip155:1337), not ${network.id}`)
+    } else if (!isLoopback(network.rpcUrl)) {
+      problem(
+        ['networks', index, 'devWallet'],
+        `is only for a chain on this machine: its rpcUrl must be on 127.0.0.1 or localhost, not ${network.rpcUrl}`,
+      )
     } else if (!config.sandbox) {
       problem(
         ['networks', index, 'devWallet'],

@@ -88,13 +88,19 @@ describe('the Local dev wallet', () => {
     expect(after - before).toBe(5_000_000n)
   })
 
-  it('signs a transfer of a configured token and nothing else', async () => {
+  it('sends only this pending payment’s own transfer, and nothing else', async () => {
     const payment = await createCheckoutPayment(ctx.app, sandboxAccount)
-    const transfer = encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [MERCHANT, 1n] })
+    const { options: [option] = [] } = (await gatewayCall(ctx.app, payment, '/options')).json()
+    const other = await createCheckoutPayment(ctx.app, sandboxAccount, { amount: { unit: 'iso4217/USD', value: '501' } })
+    const { options: [othersOption] = [] } = (await gatewayCall(ctx.app, other, '/options')).json()
+    const bare = encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [MERCHANT, 1n] })
     const approve = encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [MERCHANT, 1n] })
     for (const [method, params, field] of [
-      ['eth_sendTransaction', [{ to: chain.other, data: transfer }], 'params[0].to'],
-      ['eth_sendTransaction', [{ to: chain.usdc, data: approve }], 'params[0].data'],
+      ['eth_sendTransaction', [{ to: chain.usdc, data: bare }], 'params[0]'],
+      ['eth_sendTransaction', [{ to: chain.usdc, data: approve }], 'params[0]'],
+      ['eth_sendTransaction', [{ to: chain.other, data: option.transfer.data }], 'params[0]'],
+      // Another payment's transfer, with this payment's checkout token.
+      ['eth_sendTransaction', [othersOption.transfer], 'params[0]'],
       ['eth_sign', [BUYER.address, '0x00'], 'method'],
       ['wallet_switchEthereumChain', [{ chainId: '0x2105' }], 'params[0].chainId'],
     ] as const) {
@@ -102,6 +108,9 @@ describe('the Local dev wallet', () => {
       expect(refused.statusCode, method).toBe(400)
       expect(refused.json().issues[0].field, method).toBe(field)
     }
+    // Once the payment has ended, not even its own transfer.
+    await gatewayCall(ctx.app, payment, '/expire', { method: 'POST' })
+    expect((await call(payment, 'eth_sendTransaction', [option.transfer])).statusCode).toBe(400)
   })
 
   it('is not there for a live partner, whose payments no test network takes', async () => {

@@ -1,26 +1,24 @@
 import type { DevWalletRequest } from '@till/contract'
 import { createWalletClient, getAddress, type Hex, http, toHex } from 'viem'
-import { fieldError } from '../errors.ts'
+import { ApiError, fieldError } from '../errors.ts'
 import type { EvmConfig } from './config.ts'
 
-// transfer(address,uint256) and a payment's 16-byte reference: the only call the dev wallet signs, so it
-// can pay and do nothing else.
-const TRANSFER_CALL = /^0xa9059cbb[0-9a-f]{128}(?:[0-9a-f]{32})?$/i
+/** A call the dev wallet may send: one of a pending payment's own transfers, exactly as Till built it. */
+export type AllowedCall = { to: string; data: string }
 
 /**
  * The checkout page's "Local dev wallet" on a local development chain (sandbox configurations only, see
  * config-rules.ts): the EIP-1193 requests a wallet answers, answered with a dev account the node itself
- * signs for. It signs ERC-20 transfers of configured tokens and nothing else, so a checkout token cannot
- * make it do more than pay.
+ * signs for. It sends only the transfers of the payment whose page asks, while it is pending, so a
+ * checkout token cannot make it do more than pay that payment.
  */
 export function devWallet(config: EvmConfig) {
   const network = config.networks.find((candidate) => candidate.devWallet !== undefined)
   if (!network?.devWallet) return undefined
   const account = getAddress(network.devWallet)
-  const tokens = new Set(config.tokens.filter((token) => token.network === network.id).map((token) => token.address))
   const wallet = createWalletClient({ transport: http(network.rpcUrl, { timeout: 10_000, retryCount: 0 }) })
 
-  return async function answer(request: DevWalletRequest): Promise<unknown> {
+  return async function answer(request: DevWalletRequest, allowed: readonly AllowedCall[]): Promise<unknown> {
     const [first] = request.params ?? []
     switch (request.method) {
       case 'eth_requestAccounts':
@@ -35,12 +33,14 @@ export function devWallet(config: EvmConfig) {
       }
       case 'eth_sendTransaction': {
         const call = typeof first === 'object' && first !== null ? (first as Record<string, unknown>) : {}
-        const to = typeof call.to === 'string' ? call.to.toLowerCase() : ''
-        if (!tokens.has(to as Hex)) throw fieldError('params[0].to', 'the Local dev wallet sends only to a configured token')
-        if (typeof call.data !== 'string' || !TRANSFER_CALL.test(call.data)) {
-          throw fieldError('params[0].data', 'the Local dev wallet signs only an ERC-20 transfer(to, amount)')
+        const same = (a: unknown, b: string) => typeof a === 'string' && a.toLowerCase() === b.toLowerCase()
+        const match = allowed.find((candidate) => same(call.to, candidate.to) && same(call.data, candidate.data))
+        if (!match) throw fieldError('params[0]', 'the Local dev wallet sends only this pending payment’s own transfer')
+        try {
+          return await wallet.sendTransaction({ account, to: match.to as Hex, data: match.data as Hex, chain: null })
+        } catch {
+          throw new ApiError('bad_gateway', `${network.name} did not take the transaction; is the local chain running?`)
         }
-        return wallet.sendTransaction({ account, to: to as Hex, data: call.data as Hex, chain: null })
       }
       default:
         throw fieldError('method', `the Local dev wallet does not answer ${request.method}`)

@@ -256,7 +256,7 @@ describe('a reorganisation before enough confirmations', () => {
     await chain.clients.test.revert({ id: snapshot })
     await follower.runOnce()
     expect(await statusOf(paid.paymentId)).toBe('processing')
-    expect((await ctx.tdb.db.query<{ lost: boolean }>('SELECT lost_since IS NOT NULL AS lost FROM evm_watches'))[0]?.lost).toBe(true)
+    expect((await ctx.tdb.db.query<{ lost: boolean }>('SELECT unmined_since IS NOT NULL AS lost FROM evm_watches'))[0]?.lost).toBe(true)
 
     await chain.clients.public.sendRawTransaction({ serializedTransaction: raw })
     await chain.clients.test.mine({ blocks: 2 })
@@ -275,6 +275,52 @@ describe('a reorganisation before enough confirmations', () => {
     await follower.runOnce()
     expect(await statusOf(paid.paymentId)).toBe('processing')
     clock.advance(1)
+    await follower.runOnce()
+    expect(await statusOf(paid.paymentId)).toBe('failed')
+  })
+})
+
+describe('a transaction the buyer’s wallet replaces (same nonce)', () => {
+  const slow = { maxFeePerGas: 2_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n, gas: 100_000n }
+  const fast = { maxFeePerGas: 4_000_000_000n, maxPriorityFeePerGas: 2_000_000_000n, gas: 100_000n }
+
+  /** The buyer signs the transfer and the page submits it while no block comes; then the wallet replaces it. */
+  async function submittedThenReplaced(paid: CheckoutPayment, replacement: 'speed up' | 'cancel') {
+    const { wallet, test } = chain.clients
+    await test.setAutomine(false)
+    try {
+      const nonce = await chain.clients.public.getTransactionCount({ address: BUYER.address, blockTag: 'pending' })
+      const data = transferCall(MERCHANT, QUOTED, paymentReference(paid.paymentId))
+      const first = await wallet.sendTransaction({ account: BUYER, to: chain.usdc, data, nonce, ...slow })
+      expect((await submit(paid, first)).json()).toMatchObject({ status: 'processing' })
+      const second =
+        replacement === 'speed up'
+          ? await wallet.sendTransaction({ account: BUYER, to: chain.usdc, data, nonce, ...fast })
+          : await wallet.sendTransaction({ account: BUYER, to: BUYER.address, value: 0n, nonce, ...fast })
+      await test.mine({ blocks: 1 })
+      return second
+    } finally {
+      await test.setAutomine(true)
+    }
+  }
+
+  it('follows a sped-up replacement that pays the same way, and the payment succeeds with its hash', async () => {
+    const paid = await payment()
+    const second = await submittedThenReplaced(paid, 'speed up')
+    await chain.clients.test.mine({ blocks: 2 })
+    await follower.runOnce()
+    expect(await statusOf(paid.paymentId)).toBe('processing')
+    await follower.runOnce()
+    expect(await statusOf(paid.paymentId)).toBe('succeeded')
+    expect(await listing(paid.paymentId)).toMatchObject({
+      transaction: { hash: second.toLowerCase() },
+      settlement: { txHash: second.toLowerCase() },
+    })
+  })
+
+  it('fails the payment when the replacement cancels the transfer', async () => {
+    const paid = await payment()
+    await submittedThenReplaced(paid, 'cancel')
     await follower.runOnce()
     expect(await statusOf(paid.paymentId)).toBe('failed')
   })

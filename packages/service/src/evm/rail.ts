@@ -76,11 +76,32 @@ export function evmRail(deps: EvmRailDeps) {
         from,
         to: option.quote.recipient,
         amount: option.quote.tokenMinor,
-        notBefore: payment.createdAt,
         reference: paymentReference(payment.id),
       })
     } catch (error) {
       deps.log.warn({ err: error, network: option.network.id }, 'the network could not be asked about a transaction')
+      throw new ApiError('bad_gateway', `${option.network.name} could not be asked about this transaction; submit it again in a moment.`)
+    }
+  }
+
+  /** The other configured network that has the transaction, if one does: the buyer paid on the wrong chain. */
+  async function networkHolding(hash: Hash, option: EvmOption) {
+    for (const network of deps.config.networks) {
+      if (network.id === option.network.id) continue
+      const found = await chains
+        .client(network.id)
+        .getTransaction({ hash })
+        .then(() => true)
+        .catch(() => false)
+      if (found) return network
+    }
+    return undefined
+  }
+
+  async function latestBlock(option: EvmOption): Promise<bigint> {
+    try {
+      return await chains.client(option.network.id).getBlockNumber({ cacheTime: 0 })
+    } catch {
       throw new ApiError('bad_gateway', `${option.network.name} could not be asked about this transaction; submit it again in a moment.`)
     }
   }
@@ -90,11 +111,12 @@ export function evmRail(deps: EvmRailDeps) {
     const bound = await evmTransfers(deps.db).bind({ ...transfer, late: true }, deps.clock.now())
     if (!bound) throw new ApiError('transaction_already_used', 'This transaction was already submitted; it pays nothing more.')
     deps.log.warn({ paymentId: payment.id, txHash: transfer.txHash }, 'a transfer arrived after its payment ended')
-    const fresh = (await deps.payments.readForCheckout(payment.id)) ?? payment
+    // Read after the deadline has been applied: a payment past it reads as expired, even before the sweeper.
+    const { status } = (await deps.payments.readForCheckout(payment.id)) ?? payment
     throw new ApiError(
       'invalid_transition',
-      `Payment ${payment.id} is ${fresh.status === 'pending' ? 'expired' : fresh.status}, so this transfer cannot pay it. It is recorded as a late transfer for the merchant to refund.`,
-      { details: { status: fresh.status === 'pending' ? 'expired' : fresh.status, late: true } },
+      `Payment ${payment.id} is ${status}, so this transfer cannot pay it. It is recorded as a late transfer for the merchant to refund.`,
+      { details: { status, late: true } },
     )
   }
 
@@ -108,12 +130,21 @@ export function evmRail(deps: EvmRailDeps) {
     const hash = submission.transactionHash.toLowerCase() as Hash
     const checked = await check(payment, option, from, hash)
     if (checked.status === 'unknown') {
+      const elsewhere = await networkHolding(hash, option)
+      if (elsewhere) {
+        throw fieldError(
+          'transactionHash',
+          `the transaction is on ${elsewhere.name} (${elsewhere.id}), not on ${option.network.name}, the network of the option`,
+        )
+      }
       throw new ApiError(
         'transaction_not_found',
         `${option.network.name} does not know transaction ${hash} yet; submit it again in a few seconds.`,
       )
     }
     if (checked.status === 'refused') throw fieldError('transactionHash', checked.message)
+    // A replacement of this transaction (a wallet's "speed up") can only be mined after this height.
+    const fromBlock = checked.status === 'pending' ? await latestBlock(option) : checked.blockNumber
 
     const now = deps.clock.now()
     const transfer: Transfer = {
@@ -157,7 +188,15 @@ export function evmRail(deps: EvmRailDeps) {
           throw new ApiError('transaction_already_used', 'This transaction was already submitted; a transaction pays one payment only.')
         }
         const processing = await transition({ payment, to: 'processing', reason: 'transaction_submitted', paid })
-        await transfers.watch({ paymentId: payment.id, network: option.network.id, txHash: hash, blockNumber: transfer.blockNumber, now })
+        await transfers.watch({
+          paymentId: payment.id,
+          network: option.network.id,
+          txHash: hash,
+          nonce: checked.nonce,
+          fromBlock,
+          blockNumber: transfer.blockNumber,
+          now,
+        })
         return processing
       })
     } catch (error) {
@@ -170,6 +209,7 @@ export function evmRail(deps: EvmRailDeps) {
   }
 
   const partners = partnerModes(deps.accounts)
+  const answerDevWallet = devWallet(deps.config)
   const devWallets: CheckoutWallet[] = deps.config.networks.flatMap((network) =>
     network.devWallet
       ? [{ id: BROWSER_WALLET_ID, name: DEV_WALLET_NAME, devAccount: `${network.id}:${getAddress(network.devWallet)}` }]
@@ -181,7 +221,15 @@ export function evmRail(deps: EvmRailDeps) {
     sandbox: deps.config.sandbox,
     serves: async (payment) => (await partners.isSandbox(payment.partnerId)) === deps.config.sandbox,
     wallets: () => [BROWSER_WALLET, ...devWallets],
-    devWallet: devWallet(deps.config),
+    devWallet: answerDevWallet
+      ? async (payment, request) => {
+          const calls =
+            payment.status === 'pending'
+              ? (await rail.options(payment)).flatMap((option) => (option.transfer ? [option.transfer] : []))
+              : []
+          return answerDevWallet(request, calls)
+        }
+      : undefined,
     async options(payment) {
       return (await options.of(payment)).map((option) => toPaymentOption(payment, option))
     },

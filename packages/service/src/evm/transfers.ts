@@ -22,8 +22,13 @@ export type Watch = {
   paymentId: string
   network: string
   txHash: string
+  /** The sender's nonce, which a replacement (a wallet's "speed up" or "cancel") uses too. */
+  nonce: number
+  /** The chain's height at submission. */
+  fromBlock: bigint
   blockNumber: bigint | null
-  lostSince: Date | null
+  /** Since when the transaction has not been in a block; null while it is mined. */
+  unminedSince: Date | null
   transfer: Transfer
 }
 
@@ -33,7 +38,9 @@ type WatchRow = {
   network: string
   tx_hash: string
   block_number: string | null
-  lost_since: Date | null
+  nonce: string
+  from_block: string
+  unmined_since: Date | null
   sender: string
   recipient: string
   token: string
@@ -44,8 +51,10 @@ const toWatch = (row: WatchRow): Watch => ({
   paymentId: row.payment_id,
   network: row.network,
   txHash: row.tx_hash,
+  nonce: Number(row.nonce),
+  fromBlock: BigInt(row.from_block),
   blockNumber: row.block_number === null ? null : BigInt(row.block_number),
-  lostSince: row.lost_since,
+  unminedSince: row.unmined_since,
   transfer: {
     network: row.network,
     txHash: row.tx_hash,
@@ -93,21 +102,55 @@ export function evmTransfers(db: Queryable) {
 
     /** A merchant's late transfers, newest first: each is money to send back to its sender. */
     async lateOf(merchantId: string, limit = 100): Promise<(Transfer & { recordedAt: Date })[]> {
-      const rows = await db.query<Omit<WatchRow, 'lost_since'> & { recorded_at: Date }>(
+      const rows = await db.query<Omit<WatchRow, 'unmined_since' | 'nonce' | 'from_block'> & { recorded_at: Date }>(
         `SELECT payment_id, merchant_id, network, tx_hash, block_number::text AS block_number, sender, recipient, token,
                 amount::text AS amount, recorded_at
            FROM evm_transfers WHERE merchant_id = $1 AND late ORDER BY recorded_at DESC LIMIT $2`,
         [merchantId, limit],
       )
-      return rows.map((row) => ({ ...toWatch({ ...row, lost_since: null }).transfer, late: true, recordedAt: row.recorded_at }))
+      return rows.map((row) => ({
+        ...toWatch({ ...row, unmined_since: null, nonce: '0', from_block: '0' }).transfer,
+        late: true,
+        recordedAt: row.recorded_at,
+      }))
     },
 
-    async watch(input: { paymentId: string; network: string; txHash: string; blockNumber: bigint | null; now: Date }) {
+    async watch(input: {
+      paymentId: string
+      network: string
+      txHash: string
+      nonce: number
+      fromBlock: bigint
+      blockNumber: bigint | null
+      now: Date
+    }) {
       await db.query(
-        `INSERT INTO evm_watches (payment_id, network, tx_hash, block_number, next_check_at, created_at)
-         VALUES ($1, $2, lower($3), $4, $5, $5)`,
-        [input.paymentId, input.network, input.txHash, input.blockNumber?.toString() ?? null, input.now],
+        `INSERT INTO evm_watches (payment_id, network, tx_hash, nonce, from_block, block_number, unmined_since, next_check_at, created_at)
+         VALUES ($1, $2, lower($3), $4, $5, $6, CASE WHEN $6::bigint IS NULL THEN $7::timestamptz END, $7, $7)`,
+        [
+          input.paymentId,
+          input.network,
+          input.txHash,
+          input.nonce,
+          input.fromBlock.toString(),
+          input.blockNumber?.toString() ?? null,
+          input.now,
+        ],
       )
+    },
+
+    /**
+     * The wallet replaced the watched transaction with another of the same nonce that pays the same way:
+     * the replacement is bound to the payment (false when some payment already has it) and followed instead.
+     */
+    async rebind(watch: Watch, hash: string, now: Date): Promise<boolean> {
+      if (!(await this.bind({ ...watch.transfer, txHash: hash, blockNumber: null }, now))) return false
+      await db.query('UPDATE evm_watches SET tx_hash = lower($2), block_number = NULL, next_check_at = $3 WHERE payment_id = $1', [
+        watch.paymentId,
+        hash,
+        now,
+      ])
+      return true
     },
 
     /**
@@ -126,7 +169,8 @@ export function evmTransfers(db: Queryable) {
          UPDATE evm_watches AS w SET next_check_at = $2
            FROM due, evm_transfers AS t
           WHERE w.payment_id = due.payment_id AND t.network = w.network AND t.tx_hash = w.tx_hash
-         RETURNING w.payment_id, t.merchant_id, w.network, w.tx_hash, w.block_number::text AS block_number, w.lost_since,
+         RETURNING w.payment_id, t.merchant_id, w.network, w.tx_hash, w.nonce::text AS nonce, w.from_block::text AS from_block,
+                   w.block_number::text AS block_number, w.unmined_since,
                    t.sender, t.recipient, t.token, t.amount::text AS amount`,
         [now, leaseUntil, limit],
       )
@@ -134,11 +178,11 @@ export function evmTransfers(db: Queryable) {
     },
 
     /** The transaction was seen (in a block, or back in a mempool) or found missing; check it again at `next`. */
-    async reschedule(input: { paymentId: string; blockNumber: bigint | null; lostSince: Date | null; next: Date }) {
-      await db.query('UPDATE evm_watches SET block_number = $2, lost_since = $3, next_check_at = $4 WHERE payment_id = $1', [
+    async reschedule(input: { paymentId: string; blockNumber: bigint | null; unminedSince: Date | null; next: Date }) {
+      await db.query('UPDATE evm_watches SET block_number = $2, unmined_since = $3, next_check_at = $4 WHERE payment_id = $1', [
         input.paymentId,
         input.blockNumber?.toString() ?? null,
-        input.lostSince,
+        input.unminedSince,
         input.next,
       ])
     },

@@ -19,13 +19,11 @@ export type TransferExpectation = {
   from: Address
   to: Address
   amount: bigint
-  /** The payment's creation: a transfer mined earlier cannot be paying it. */
-  notBefore: Date
   /** The payment's reference, which the transfer's calldata must end with (reference.ts). */
   reference: Hex
 }
 
-export type Mismatch = 'chain' | 'sender' | 'token' | 'recipient' | 'amount' | 'reference' | 'time'
+export type Mismatch = 'chain' | 'sender' | 'token' | 'recipient' | 'amount' | 'reference'
 
 /** What the chain says of a transaction hash, checked against what the payment expects. */
 export type TransferCheck =
@@ -40,8 +38,8 @@ const refused = (mismatch: Mismatch, message: string): TransferCheck => ({ statu
 /**
  * Reads the transaction from the chain and checks it is exactly the transfer the payment asked for: an
  * ERC-20 `transfer(to, amount)` of the configured token, sent by the connected account on the payment's
- * chain, and, once mined, a successful one whose Transfer log says the same, mined after the payment was
- * created. Never trusts what the page says the transaction is, only what the network's RPC answers.
+ * chain, carrying the payment's reference (so it was built for this payment, after it existed), and, once
+ * mined, a successful one whose Transfer log says the same. Never trusts what the page says the transaction is, only what the network's RPC answers.
  */
 export async function checkTransfer(client: PublicClient, hash: Hash, expected: TransferExpectation): Promise<TransferCheck> {
   let transaction: Awaited<ReturnType<PublicClient['getTransaction']>>
@@ -96,10 +94,5 @@ export async function checkTransfer(client: PublicClient, hash: Hash, expected: 
       log.args.value === expected.amount,
   )
   if (transfers.length === 0) return refused('token', 'the transaction succeeded but the token logged no such Transfer')
-  const block = await client.getBlock({ blockNumber: receipt.blockNumber })
-  // Block timestamps are whole seconds: a block of the payment's own second may hold its transfer.
-  if (block.timestamp < BigInt(Math.floor(expected.notBefore.getTime() / 1000))) {
-    return refused('time', 'the transfer was mined before the payment was created')
-  }
   return { status: 'mined', blockNumber: receipt.blockNumber, confirmations: await depth(), nonce: transaction.nonce }
 }

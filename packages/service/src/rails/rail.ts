@@ -23,7 +23,7 @@ export interface PaymentRail {
    */
   submit(payment: PaymentRecord, submission: CheckoutConfirmRequest): Promise<PaymentRecord>
   /** Answers the page's Local dev wallet (EIP-1193), where the rail has one: a local chain's dev account. */
-  devWallet?: ((request: DevWalletRequest) => Promise<unknown>) | undefined
+  devWallet?: ((payment: PaymentRecord, request: DevWalletRequest) => Promise<unknown>) | undefined
   /** Starts following confirmations, where the rail has any to follow; `stop` ends it. */
   start(): Promise<void>
   stop(): Promise<void>

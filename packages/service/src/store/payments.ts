@@ -211,6 +211,18 @@ export function paymentStore(db: Queryable) {
       return rows.length === 1
     },
 
+    /**
+     * A processing payment's transaction was replaced by the buyer's wallet (same nonce, same transfer): the
+     * payment now shows the replacement's hash. Not a status change. Returns whether it was processing.
+     */
+    async replaceTransaction(id: string, txHash: string, now: Date): Promise<boolean> {
+      const rows = await db.query(
+        `UPDATE payments SET tx_hash = $2, updated_at = $3 WHERE id = $1 AND status = 'processing' RETURNING id`,
+        [id, txHash, now],
+      )
+      return rows.length === 1
+    },
+
     async transitions(paymentId: string) {
       return db.query<{ from_status: MerchantPaymentStatus | null; to_status: MerchantPaymentStatus; reason: string; at: Date }>(
         `SELECT from_status, to_status, reason, at FROM payment_transitions WHERE payment_id = $1 ORDER BY id`,

@@ -62,12 +62,12 @@ export function checkoutApiRoutes(app: FastifyInstance, deps: CheckoutDeps) {
   })
 
   /** The Local dev wallet's EIP-1193 requests, on a local development chain only. */
-  app.post<{ Params: { paymentId: string } }>(`${base}/dev-wallet`, { onRequest: guard }, async (request) => {
+  app.post<{ Params: { paymentId: string } }>(`${base}/dev-wallet`, { onRequest: guardAction }, async (request) => {
     const body = parseOrThrow(DevWalletRequest, request.body, 'body')
     const payment = await load(request.params.paymentId)
     const answer = (await deps.rails.of(payment))?.devWallet
     if (!answer) throw new ApiError('not_found', 'This payment has no Local dev wallet.')
-    return { result: await answer(body) }
+    return { result: await answer(payment, body) }
   })
 
   app.post<{ Params: { paymentId: string } }>(`${base}/expire`, { onRequest: guardAction }, async (request) => {

@@ -1,15 +1,17 @@
 import { describe, expect, it } from 'vitest'
-import { outcomeOf } from './follower.ts'
+import { outcomeOf } from './settle.ts'
 import type { Watch } from './transfers.ts'
 
 const NOW = new Date('2026-11-25T12:00:00Z')
 const DROP_MS = 600_000
-const watch = (lostSince: Date | null = null): Watch => ({
+const watch = (unminedSince: Date | null = null): Watch => ({
   paymentId: 'pay_1',
   network: 'eip155:31337',
   txHash: `0x${'1'.repeat(64)}`,
+  nonce: 4,
+  fromBlock: 9n,
   blockNumber: 10n,
-  lostSince,
+  unminedSince,
   transfer: {
     network: 'eip155:31337',
     txHash: `0x${'1'.repeat(64)}`,
@@ -30,7 +32,7 @@ describe('what a check means for a processing payment', () => {
     expect(outcomeOf(watch(), { status: 'mined', blockNumber: 10n, confirmations: 2n, nonce: 0 }, 3, NOW, DROP_MS)).toEqual({
       kind: 'waiting',
       blockNumber: 10n,
-      lostSince: null,
+      unminedSince: null,
     })
     expect(outcomeOf(watch(), { status: 'mined', blockNumber: 10n, confirmations: 3n, nonce: 0 }, 3, NOW, DROP_MS)).toEqual({
       kind: 'succeeded',
@@ -48,23 +50,28 @@ describe('what a check means for a processing payment', () => {
   })
 
   it('waits for a missing transaction from when it was first missed, and gives it up after the drop window', () => {
-    expect(outcomeOf(watch(), { status: 'unknown' }, 3, NOW, DROP_MS)).toEqual({ kind: 'waiting', blockNumber: null, lostSince: NOW })
+    expect(outcomeOf(watch(), { status: 'unknown' }, 3, NOW, DROP_MS)).toEqual({ kind: 'waiting', blockNumber: null, unminedSince: NOW })
     const missedAt = new Date(NOW.getTime() - DROP_MS + 1)
     expect(outcomeOf(watch(missedAt), { status: 'unknown' }, 3, NOW, DROP_MS)).toEqual({
       kind: 'waiting',
       blockNumber: null,
-      lostSince: missedAt,
+      unminedSince: missedAt,
     })
     const longAgo = new Date(NOW.getTime() - DROP_MS)
     expect(outcomeOf(watch(longAgo), { status: 'unknown' }, 3, NOW, DROP_MS)).toEqual({ kind: 'failed', reason: 'transaction_dropped' })
   })
 
-  it('forgets a miss once the transaction is seen again, in a block or a mempool', () => {
-    const missed = watch(new Date(NOW.getTime() - DROP_MS))
-    expect(outcomeOf(missed, { status: 'pending', nonce: 0 }, 3, NOW, DROP_MS)).toEqual({
+  it('never gives up a transaction still in the mempool, and forgets the wait once it is mined', () => {
+    const longAgo = new Date(NOW.getTime() - 10 * DROP_MS)
+    expect(outcomeOf(watch(longAgo), { status: 'pending', nonce: 4 }, 3, NOW, DROP_MS)).toEqual({
       kind: 'waiting',
       blockNumber: null,
-      lostSince: null,
+      unminedSince: longAgo,
+    })
+    expect(outcomeOf(watch(longAgo), { status: 'mined', blockNumber: 12n, confirmations: 1n, nonce: 4 }, 3, NOW, DROP_MS)).toEqual({
+      kind: 'waiting',
+      blockNumber: 12n,
+      unminedSince: null,
     })
   })
 })
