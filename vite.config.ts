@@ -71,6 +71,16 @@ export default defineConfig({
         },
       },
       {
+        // The embedded-checkout host kit: pure units, its React Native handlers called with fake events, and
+        // the README's example.
+        test: {
+          ...shared,
+          name: 'webview',
+          root: here('./packages/webview'),
+          include: ['src/**/*.test.ts', 'examples/**/*.test.ts'],
+        },
+      },
+      {
         // The demo shop's backend (its own API; the pay flow itself is covered by e2e/shop).
         test: {
           ...shared,

@@ -4,7 +4,7 @@ import { mkdirSync, readdirSync, rmSync } from 'node:fs'
 import path from 'node:path'
 import { repoRoot } from './ensure.mjs'
 
-export const PUBLIC_PACKAGES = ['contract', 'client', 'express', 'elements', 'testing']
+export const PUBLIC_PACKAGES = ['contract', 'client', 'express', 'elements', 'testing', 'webview']
 
 /**
  * Packs every public package (built already) into `out` and returns the tarballs' paths. pnpm pack turns
