@@ -151,7 +151,7 @@ export const test = base.extend<{ _merchantRequestsPerTest: void }, { till: Till
 // ---------------------------------------------------------------------------------------------------
 // till
 
-async function startTill(
+export async function startTill(
   extraArgs: readonly string[] = [],
 ): Promise<{ till: Till; receiveOn: (accounts: string[]) => Promise<void>; stop: () => Promise<void> }> {
   // The project's own suite uses the kit merchants use (@till/testing), on this checkout's `till`.
