@@ -6,7 +6,8 @@ import { type CheckoutWebViewHandlerOptions, checkoutWebViewHandlers, NATIVE_WEB
 const nativeEvent = { loading: false, title: '', canGoBack: false, canGoForward: false, lockIdentifier: 1 }
 const request = (url: string) => ({ ...nativeEvent, url, navigationType: 'click' as const, isTopFrame: true })
 // biome-ignore lint/suspicious/noExplicitAny: a fake NativeSyntheticEvent; the handlers read nativeEvent only.
-const synthetic = <T>(payload: T): any => ({ nativeEvent: payload })
+/** A react-native synthetic event carrying only what the handlers read; they touch nothing else of it. */
+const synthetic = <E extends { nativeEvent: object }>(nativeEvent: Partial<E['nativeEvent']>): E => ({ nativeEvent }) as unknown as E
 
 function setup(options: Partial<CheckoutWebViewHandlerOptions> = {}) {
   const onResult = vi.fn()
