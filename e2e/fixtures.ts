@@ -109,8 +109,9 @@ export const test = base.extend<{ _merchantRequestsPerTest: void }, { till: Till
   chainTill: [
     async ({}, use) => {
       const dir = await mkdtemp(path.join(tmpdir(), 'till-e2e-chain-'))
-      // One confirmation, and anvil mines each transaction at once: the test decides when blocks come.
-      const chain = await startTillLocalChain({ dir, confirmations: 1 })
+      // One confirmation, and anvil mines each transaction at once: the test decides when blocks come. No
+      // Local dev wallet: the buyer pays with the browser's own wallet (the demo shop's spec uses the dev one).
+      const chain = await startTillLocalChain({ dir, confirmations: 1, devWallet: false })
       try {
         const service = await startTill(['--config', chain.configFile])
         try {

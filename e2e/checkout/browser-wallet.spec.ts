@@ -52,16 +52,10 @@ test('a buyer pays from their browser wallet, declines once, and lands on the sh
   await expect(page).toHaveURL(merchant.url(`/orders/9/paid?payment_id=${payment.paymentId}`))
 })
 
-test('the demo’s Local dev wallet pays with local tokens, no extension installed', async ({ page, chainTill: till, merchant }) => {
-  const payment = await till.createPayment({
-    amount: { unit: 'iso4217/USD', value: '500' },
-    checkout: { successUrl: merchant.url('/paid'), errorUrl: merchant.url('/failed') },
-  })
+test('a buyer whose browser has no wallet is told how to get one', async ({ page, chainTill: till }) => {
+  const payment = await till.createPayment()
   await page.goto(payment.gatewayUrl)
-  await expect(page.getByText('Sandbox', { exact: true })).toBeVisible()
-  await page.getByRole('button', { name: /Local dev wallet/ }).click()
-  await expect(page.getByRole('radio', { name: /5(\.00)? USDC on Local chain/ })).toBeChecked()
-  await page.getByRole('button', { name: /^Sign and pay 5(\.00)? USDC/ }).click()
-  await expect(outcomeHeading(page, 'Payment successful')).toBeVisible()
-  expect(await till.status(payment.paymentId)).toEqual({ status: 'succeeded', isFinal: true })
+  await expect(page.getByRole('heading', { name: 'Connect a wallet' })).toBeVisible()
+  await expect(page.getByText(/^No browser wallet found\. To pay, install a wallet extension/)).toBeVisible()
+  await expect(page.getByRole('button', { name: /Sign and pay/ })).toHaveCount(0)
 })

@@ -8,7 +8,7 @@ export type TillLocalChain = {
   anvil: Anvil
   /** The USDC test token's contract. */
   usdc: `0x${string}`
-  /** The dev account the checkout page's "Local dev wallet" signs with (anvil signs for it), holding USDC. */
+  /** The dev account the checkout page's "Local dev wallet" signs with (anvil signs for it), holding USDC; the e2e's injected wallet uses it too. */
   devWallet: `0x${string}`
   /** Where the merchant receives: a CAIP-10 account for `settlementAddresses`. */
   merchantAccount: string
@@ -29,6 +29,8 @@ export async function startTillLocalChain(options: {
   confirmations?: number
   blockTimeSeconds?: number
   port?: number
+  /** Offer the "Local dev wallet" on the checkout page (the default); without it, only the browser's wallets. */
+  devWallet?: boolean
 }): Promise<TillLocalChain> {
   const anvil = await startAnvil({
     ...(options.blockTimeSeconds ? { blockTimeSeconds: options.blockTimeSeconds } : {}),
@@ -41,7 +43,15 @@ export async function startTillLocalChain(options: {
     const configFile = path.join(options.dir, 'till-local-chain.json')
     const config = {
       sandbox: true,
-      networks: [{ id: 'eip155:31337', name: 'Local chain', rpcUrl: anvil.url, confirmations: options.confirmations ?? 1, devWallet }],
+      networks: [
+        {
+          id: 'eip155:31337',
+          name: 'Local chain',
+          rpcUrl: anvil.url,
+          confirmations: options.confirmations ?? 1,
+          ...(options.devWallet === false ? {} : { devWallet }),
+        },
+      ],
       tokens: [{ id: `eip155:31337/erc20:${usdc}`, symbol: 'USDC', name: 'USD Coin (local)', decimals: 6, peg: 'USD' }],
       rates: {
         fixed: [
