@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { BridgeMessage } from './bridge.ts'
 import { Caip10, Caip19, Caip2, TokenUnit } from './caip.ts'
 import { ErrorBody, ErrorCodeSchema, ErrorIssue } from './errors.ts'
+import { LateTransfer, LateTransferList } from './late-transfers.ts'
 import {
   Buyer,
   DateTime,
@@ -116,6 +117,8 @@ export const COMPONENT_SCHEMAS: readonly z.ZodType[] = [
   UpdateMerchantRequest,
   Merchant,
   MerchantResponse,
+  LateTransfer,
+  LateTransferList,
   BridgeMessage,
   SimulateOutcome,
   AppId,

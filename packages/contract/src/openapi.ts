@@ -226,6 +226,22 @@ export function createOpenApiDocument(options: OpenApiOptions = {}): Record<stri
         },
       },
     },
+    '/v1/merchants/{merchantId}/late-transfers': {
+      get: {
+        operationId: 'Merchants_lateTransfers',
+        summary: "A merchant's late transfers, to refund",
+        description:
+          'Buyers’ transfers that matched a payment of the merchant but came after it had ended (an extension, like ' +
+          'BTCPay’s "paid late"): the payment keeps its status, and the merchant sends the amount back to `from`. ' +
+          "Newest first, at most 100. Another partner's merchant, or an unknown one, is 404 merchant_not_found.",
+        security: PARTNER_AUTH,
+        parameters: [versionParam, pathParam('merchantId', 'MerchantId', 'Merchant identifier.')],
+        responses: {
+          '200': jsonResponse('The late transfers.', ref('LateTransferList')),
+          ...errors(401, 404, 500),
+        },
+      },
+    },
   }
 
   Object.assign(paths, webhookPaths(merchantAuth))

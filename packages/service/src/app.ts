@@ -45,6 +45,7 @@ import { paymentRails, type PaymentRail } from './rails/rail.ts'
 import { sandboxRail } from './sandbox/rail.ts'
 import type { EvmConfig } from './evm/config.ts'
 import type { FollowerTiming } from './evm/follower.ts'
+import { lateTransferViews } from './evm/late-transfers.ts'
 import { evmRail } from './evm/rail.ts'
 import { ApiError } from './errors.ts'
 import { accountStore } from './store/accounts.ts'
@@ -235,7 +236,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
     merchantPaymentRoutes(v1, { auth, payments, gatewayUrl, pollInMs: config.pollInMs })
     partnerPaymentRoutes(v1, { payments })
     paymentListingRoutes(v1, { auth, listing })
-    merchantRoutes(v1, { merchants })
+    merchantRoutes(v1, { merchants, lateTransfers: lateTransferViews({ db, config: deps.evm?.config }) })
     webhookEndpointRoutes(v1, {
       auth,
       webhooks: webhookService({ db, clock, sealer, logoUrl, policy: outboundPolicy, lookup: deps.outbound?.lookup }),

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import {
+  LateTransferList,
   type CreateMerchantRequestInput,
   IDEMPOTENCY_KEY_HEADER,
   IDEMPOTENT_REPLAYED_HEADER,
@@ -68,6 +69,19 @@ export class Merchants {
         schema: MerchantResponse,
         idempotent: true,
       },
+      options,
+    )
+    return withLastResponse(data, meta)
+  }
+
+  /**
+   * A merchant's late transfers (`GET /v1/merchants/{merchantId}/late-transfers`): buyers' transfers that
+   * matched a payment but came after it had ended, newest first. The payment keeps its status; refund each
+   * to its `from`. Another partner's merchant, or an unknown one, is a `TillNotFoundError`.
+   */
+  async lateTransfers(merchantId: string, options?: RequestOptions): Promise<TillResponse<LateTransferList>> {
+    const { data, meta } = await this.#core.request(
+      { method: 'GET', path: `/v1/merchants/${encodeURIComponent(merchantId)}/late-transfers`, schema: LateTransferList, idempotent: true },
       options,
     )
     return withLastResponse(data, meta)

@@ -1,4 +1,4 @@
-import { ErrorBody, Payment, PaymentOptionsResponse } from '@till/contract'
+import { ErrorBody, LateTransferList, Payment, PaymentOptionsResponse } from '@till/contract'
 import { getAddress } from 'viem'
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createCheckoutPayment, gatewayCall, type CheckoutPayment } from '../../test/checkout-fixtures.ts'
@@ -237,6 +237,25 @@ describe('a browser wallet payment', () => {
         amount: QUOTED,
       },
     ])
+    // The partner reads what to refund, and to whom, over the API; another partner cannot.
+    const api = await ctx.app.inject({ url: `/v1/merchants/${account.merchantId}/late-transfers`, headers: { 'api-key': account.apiKey } })
+    expect(LateTransferList.parse(api.json()).data).toEqual([
+      {
+        paymentId: paid.paymentId,
+        transaction: { networkId: 'eip155:31337', hash: hash.toLowerCase() },
+        from: `eip155:31337:${BUYER.address}`,
+        tokenAmount: {
+          unit: `caip19/eip155:31337/erc20:${chain.usdc.toLowerCase()}`,
+          value: QUOTED.toString(),
+          display: { assetSymbol: 'USDC', assetName: 'USD Coin', decimals: 6, networkName: 'Local chain' },
+        },
+        recordedAt: clock.now().toISOString(),
+      },
+    ])
+    const stranger = await createAccount(ctx.tdb.db)
+    const refused = await ctx.app.inject({ url: `/v1/merchants/${account.merchantId}/late-transfers`, headers: { 'api-key': stranger.apiKey } })
+    expect(refused.statusCode).toBe(404)
+    expect(refused.json()).toMatchObject({ code: 'merchant_not_found' })
     // The operator hands the merchant what to refund, and to whom.
     expect(await till('transfers late', '--merchant', account.merchantId)).toMatch(
       new RegExp(`${paid.paymentId}  ${QUOTED} of eip155:31337/erc20:${chain.usdc.toLowerCase()} from ${BUYER.address.toLowerCase()}`),

@@ -63,6 +63,12 @@ export function merchantService(deps: {
       return { merchant: answer.body.merchant, replayed: answer.replayed }
     },
 
+    /** Refuses with 404 a merchant that is not the partner's, as every merchant route does. */
+    async ownedBy(partnerId: string, merchantId: string): Promise<void> {
+      const existing = await accountStore(deps.db).findMerchant(merchantId)
+      if (!existing || existing.partnerId !== partnerId) throw merchantNotFound(merchantId)
+    },
+
     /** Changes what the request names; a refused logo or an unknown merchant changes nothing. */
     async update(input: { partnerId: string; merchantId: string; request: UpdateMerchantRequest }): Promise<Merchant> {
       const { request } = input

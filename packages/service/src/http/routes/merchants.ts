@@ -2,6 +2,7 @@ import {
   CreateMerchantRequest,
   IDEMPOTENCY_KEY_HEADER,
   IDEMPOTENT_REPLAYED_HEADER,
+  type LateTransfer,
   MerchantId,
   UpdateMerchantRequest,
 } from '@till/contract'
@@ -40,8 +41,17 @@ function idempotencyKeyOf(value: string | undefined): string {
   return value
 }
 
-/** Merchants over the API: spec 4.5 and 4.6. */
-export function merchantRoutes(app: FastifyInstance, deps: { merchants: MerchantService }) {
+// An id that cannot exist is as unknown as one that does not: 404 either way, without a query.
+function knownShape(merchantId: string): string {
+  if (!MerchantId.safeParse(merchantId).success) throw new ApiError('merchant_not_found', `No merchant ${merchantId} for this API key.`)
+  return merchantId
+}
+
+/** Merchants over the API: spec 4.5 and 4.6, and the late transfers they refund (an extension). */
+export function merchantRoutes(
+  app: FastifyInstance,
+  deps: { merchants: MerchantService; lateTransfers: (merchantId: string) => Promise<LateTransfer[]> },
+) {
   app.post('/v1/merchants', { config: BEARER_AUTH }, async (request, reply) => {
     const key = idempotencyKeyOf(header(request, IDEMPOTENCY_KEY_HEADER))
     const body = parseOrThrow(CreateMerchantRequest, request.body, 'body')
@@ -55,11 +65,15 @@ export function merchantRoutes(app: FastifyInstance, deps: { merchants: Merchant
   })
 
   app.patch<{ Params: { merchantId: string } }>('/v1/merchants/:merchantId', { config: BEARER_AUTH }, async (request) => {
-    const { merchantId } = request.params
     const body = parseOrThrow(UpdateMerchantRequest, request.body, 'body')
-    // An id that cannot exist is as unknown as one that does not: 404 either way, without a query.
-    if (!MerchantId.safeParse(merchantId).success) throw new ApiError('merchant_not_found', `No merchant ${merchantId} for this API key.`)
+    const merchantId = knownShape(request.params.merchantId)
     const merchant = await deps.merchants.update({ partnerId: principalOf(request).partnerId, merchantId, request: body })
     return { merchant }
+  })
+
+  app.get<{ Params: { merchantId: string } }>('/v1/merchants/:merchantId/late-transfers', { config: BEARER_AUTH }, async (request) => {
+    const merchantId = knownShape(request.params.merchantId)
+    await deps.merchants.ownedBy(principalOf(request).partnerId, merchantId)
+    return { data: await deps.lateTransfers(merchantId) }
   })
 }
