@@ -253,7 +253,10 @@ describe('a browser wallet payment', () => {
       },
     ])
     const stranger = await createAccount(ctx.tdb.db)
-    const refused = await ctx.app.inject({ url: `/v1/merchants/${account.merchantId}/late-transfers`, headers: { 'api-key': stranger.apiKey } })
+    const refused = await ctx.app.inject({
+      url: `/v1/merchants/${account.merchantId}/late-transfers`,
+      headers: { 'api-key': stranger.apiKey },
+    })
     expect(refused.statusCode).toBe(404)
     expect(refused.json()).toMatchObject({ code: 'merchant_not_found' })
     // The operator hands the merchant what to refund, and to whom.
