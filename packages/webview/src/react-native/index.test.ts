@@ -1,6 +1,7 @@
 // <PayCheckoutWebView> renders react-native-webview's WebView with the spec's settings. React Native itself
 // does not run on Node: its Linking and the WebView are stand-ins here, and the element's props are read.
 import { isValidElement } from 'react'
+import type { WebViewProps } from 'react-native-webview'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 
 const openURL = vi.fn((_url: string) => Promise.resolve(true))
@@ -10,13 +11,17 @@ vi.mock('react-native-webview', () => ({ WebView: function WebView() {} }))
 const { PayCheckoutWebView, NATIVE_WEBVIEW_SHIM } = await import('./index.ts')
 const { WebView } = await import('react-native-webview')
 
-// biome-ignore lint/suspicious/noExplicitAny: the WebView props as rendered, read field by field.
-function render(props: Parameters<typeof PayCheckoutWebView>[0]): Record<string, any> {
+/** A handler as the test calls it: with only the event fields the component reads. */
+type Handler = (event: object) => unknown
+/** The WebView's props as rendered; its handlers are called with stand-in events. */
+type Rendered = Omit<WebViewProps, 'onShouldStartLoadWithRequest' | 'onOpenWindow' | 'onMessage' | 'onError'> &
+  Record<'onShouldStartLoadWithRequest' | 'onOpenWindow' | 'onMessage' | 'onError', Handler>
+
+function render(props: Parameters<typeof PayCheckoutWebView>[0]): Rendered {
   const element = PayCheckoutWebView(props)
   expect(isValidElement(element)).toBe(true)
   expect(element.type).toBe(WebView)
-  // biome-ignore lint/suspicious/noExplicitAny: see above.
-  return element.props as Record<string, any>
+  return element.props as Rendered
 }
 
 const gatewayUrl = 'https://pay.example/checkout/pay_1?lang=en'
