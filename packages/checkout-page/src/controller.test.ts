@@ -2,6 +2,7 @@ import type { BrowserWalletConfirmRequest, CheckoutConfirmRequest, CheckoutSessi
 import type { TemplateResult } from 'lit-html'
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { GatewayError, type Gateway } from './api.ts'
+import { wait } from './wait.ts'
 import { CheckoutController, type Screen } from './controller.ts'
 import type { Model } from './model.ts'
 import { en } from './strings.ts'
@@ -145,16 +146,7 @@ function startPage(wallet: ReturnType<typeof fakeWallet>, confirm: (request: Che
       onChange([wallet.announced])
       return () => {}
     },
-    wait: (ms, signal) =>
-      new Promise((resolve) => {
-        const done = () => {
-          clearTimeout(timer)
-          signal.removeEventListener('abort', done)
-          resolve()
-        }
-        const timer = setTimeout(done, ms)
-        signal.addEventListener('abort', done)
-      }),
+    wait,
   })
   running.start()
   const model = () => shown.at(-1) as Model

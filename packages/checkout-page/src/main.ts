@@ -4,6 +4,7 @@ import { gateway } from './api.ts'
 import { CheckoutController, type Screen } from './controller.ts'
 import { en } from './strings.ts'
 import { view } from './view.ts'
+import { wait } from './wait.ts'
 import { devWallet } from './wallets/dev-wallet.ts'
 import { discoverWallets } from './wallets/discovery.ts'
 
@@ -32,19 +33,6 @@ function sandboxClientId(): string {
   } catch {
     return crypto.randomUUID()
   }
-}
-
-/** A timer that ends early when the page stops, so nothing waits on a payment that has ended. */
-function wait(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer)
-      signal.removeEventListener('abort', done)
-      resolve()
-    }
-    const timer = setTimeout(done, ms)
-    signal.addEventListener('abort', done)
-  })
 }
 
 function litScreen(root: HTMLElement, live: HTMLElement): Screen {

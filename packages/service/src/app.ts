@@ -270,7 +270,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
   }
   if (deps.evm) {
     const timing = { ...DEFAULT_FOLLOWER_TIMING, ...deps.evm.timing }
-    railList.push(evmRail({ db, payments, accounts, clock, log: app.log, config: deps.evm.config, timing }).rail)
+    railList.push(evmRail({ db, payments, accounts, clock, log: app.log, config: deps.evm.config, timing }))
   }
   const rails = paymentRails(railList)
   app.addHook('onReady', async () => rails.start())

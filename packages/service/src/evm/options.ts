@@ -57,22 +57,28 @@ export function evmOptions(deps: {
   /** The endpoint's latest rates, when one is configured and answered. */
   endpointRates: () => Promise<EndpointRates | undefined>
 }) {
-  async function fresh(payment: PaymentRecord): Promise<StoredQuote[]> {
+  // Each configured token on its network: the options a payment can have.
+  const offered = deps.config.tokens.flatMap((token) => {
+    const network = deps.config.networks.find((candidate) => candidate.id === token.network)
+    return network ? [{ id: optionIdOf(token, network), token, network }] : []
+  })
+
+  /** Quotes for options not quoted yet: the merchant, and maybe the rate endpoint, are asked only for them. */
+  async function fresh(payment: PaymentRecord, unquoted: typeof offered): Promise<StoredQuote[]> {
     const merchant = await deps.accounts.findMerchant(payment.merchantId)
     const accounts = merchant?.settlementAddresses ?? []
-    const needsEndpoint = deps.config.tokens.some((token) => rateFor(deps.config, payment.currency, token.symbol) === undefined)
+    const needsEndpoint = unquoted.some(({ token }) => rateFor(deps.config, payment.currency, token.symbol) === undefined)
     const endpoint = needsEndpoint ? await deps.endpointRates() : undefined
-    return deps.config.tokens.flatMap((token) => {
-      const network = deps.config.networks.find((candidate) => candidate.id === token.network)
+    return unquoted.flatMap(({ id, token, network }) => {
       const recipient = receivingAddress(accounts, token.network)
       const rate = rateFor(deps.config, payment.currency, token.symbol, endpoint)
-      if (!network || !recipient || !rate) return []
+      if (!recipient || !rate) return []
       const quote = quoteTokenAmount({ amountMinor: payment.amountMinor, currency: payment.currency, token, rate })
       // A price of nothing in a token's smallest unit cannot be paid by transfer.
       if (quote.tokenMinor === 0n) return []
       return [
         {
-          optionId: optionIdOf(token, network),
+          optionId: id,
           network: network.id,
           token: token.id,
           tokenMinor: quote.tokenMinor,
@@ -87,11 +93,16 @@ export function evmOptions(deps: {
 
   return {
     async of(payment: PaymentRecord): Promise<EvmOption[]> {
-      const stored = await deps.quotes.fix(payment.id, payment.status === 'pending' ? await fresh(payment) : [], deps.clock.now())
+      // Every page load and submission asks: once each option is quoted, that is one read.
+      let stored = await deps.quotes.read(payment.id)
+      const quoted = new Set(stored.map((quote) => quote.optionId))
+      const unquoted = offered.filter((option) => !quoted.has(option.id))
+      if (payment.status === 'pending' && unquoted.length > 0) {
+        stored = await deps.quotes.fix(payment.id, await fresh(payment, unquoted), deps.clock.now())
+      }
       return stored.flatMap((quote) => {
-        const token = deps.config.tokens.find((candidate) => candidate.id === quote.token)
-        const network = deps.config.networks.find((candidate) => candidate.id === quote.network)
-        return token && network ? [{ id: quote.optionId, network, token, quote }] : []
+        const option = offered.find((candidate) => candidate.token.id === quote.token && candidate.network.id === quote.network)
+        return option ? [{ id: quote.optionId, network: option.network, token: option.token, quote }] : []
       })
     },
   }

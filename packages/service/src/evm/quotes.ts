@@ -45,7 +45,17 @@ const toQuote = (row: QuoteRow): StoredQuote => ({
  * first calls agree: the insert that loses does nothing, and both read what the winner wrote.
  */
 export function paymentQuotes(db: Queryable) {
+  async function read(paymentId: string): Promise<StoredQuote[]> {
+    const rows = await db.query<QuoteRow>(
+      `SELECT option_id, network, token, token_minor::text AS token_minor, rate, rate_source, rate_as_of, recipient
+         FROM payment_quotes WHERE payment_id = $1 ORDER BY created_at, option_id`,
+      [paymentId],
+    )
+    return rows.map(toQuote)
+  }
+
   return {
+    read,
     async fix(paymentId: string, quotes: readonly StoredQuote[], now: Date): Promise<StoredQuote[]> {
       for (const quote of quotes) {
         await db.query(
@@ -66,12 +76,7 @@ export function paymentQuotes(db: Queryable) {
           ],
         )
       }
-      const rows = await db.query<QuoteRow>(
-        `SELECT option_id, network, token, token_minor::text AS token_minor, rate, rate_source, rate_as_of, recipient
-           FROM payment_quotes WHERE payment_id = $1 ORDER BY created_at, option_id`,
-        [paymentId],
-      )
-      return rows.map(toQuote)
+      return read(paymentId)
     },
   }
 }

@@ -1,6 +1,6 @@
 import { BROWSER_WALLET_ID, type BrowserWalletConfirmRequest, type CheckoutWallet } from '@till/contract'
 import type { FastifyBaseLogger } from 'fastify'
-import { getAddress, type Hash } from 'viem'
+import { getAddress, type Hash, type PublicClient } from 'viem'
 import type { Database } from '../db/port.ts'
 import type { Clock } from '../domain/clock.ts'
 import { ApiError, fieldError } from '../errors.ts'
@@ -9,7 +9,7 @@ import { partnerModes } from '../rails/partner-modes.ts'
 import type { PaymentRail } from '../rails/rail.ts'
 import type { AccountStore } from '../store/accounts.ts'
 import type { PaidDetails, PaymentRecord } from '../store/payment-record.ts'
-import { checkChainIds, type EvmChains, evmChains } from './chains.ts'
+import { checkChainIds, evmChains } from './chains.ts'
 import { ConfigError, type EvmConfig } from './config.ts'
 import { devWallet } from './dev-wallet.ts'
 import { evmFollower, type FollowerTiming } from './follower.ts'
@@ -35,8 +35,6 @@ export type EvmRailDeps = {
   log: FastifyBaseLogger
   config: EvmConfig
   timing: FollowerTiming
-  /** The networks' RPC clients; built from the configuration when absent. */
-  chains?: EvmChains
 }
 
 /**
@@ -44,7 +42,7 @@ export type EvmRailDeps = {
  * to the merchant, the page hands Till the hash, and Till believes only what the network's RPC says of it.
  */
 export function evmRail(deps: EvmRailDeps) {
-  const chains = deps.chains ?? evmChains(deps.config)
+  const chains = evmChains(deps.config)
   let cachedRates: { at: number; rates: EndpointRates } | undefined
   const options = evmOptions({
     config: deps.config,
@@ -68,21 +66,27 @@ export function evmRail(deps: EvmRailDeps) {
   })
   const follower = evmFollower({ db: deps.db, payments: deps.payments, chains, clock: deps.clock, log: deps.log, timing: deps.timing })
 
-  async function check(payment: PaymentRecord, option: EvmOption, from: Address, hash: Hash) {
+  /** Asks the option's network; an RPC that fails or times out is a 502 the buyer can retry. */
+  async function ask<T>(option: EvmOption, work: (client: PublicClient) => Promise<T>): Promise<T> {
     try {
-      return await checkTransfer(chains.client(option.network.id), hash, {
+      return await work(chains.client(option.network.id))
+    } catch (error) {
+      deps.log.warn({ err: error, network: option.network.id }, 'the network could not be asked about a transaction')
+      throw new ApiError('bad_gateway', `${option.network.name} could not be asked about this transaction; submit it again in a moment.`)
+    }
+  }
+
+  const check = (payment: PaymentRecord, option: EvmOption, from: Address, hash: Hash) =>
+    ask(option, (client) =>
+      checkTransfer(client, hash, {
         chainId: option.network.chainId,
         token: option.token.address,
         from,
         to: option.quote.recipient,
         amount: option.quote.tokenMinor,
         reference: paymentReference(payment.id),
-      })
-    } catch (error) {
-      deps.log.warn({ err: error, network: option.network.id }, 'the network could not be asked about a transaction')
-      throw new ApiError('bad_gateway', `${option.network.name} could not be asked about this transaction; submit it again in a moment.`)
-    }
-  }
+      }),
+    )
 
   /** The other configured network that has the transaction, if one does: the buyer paid on the wrong chain. */
   async function networkHolding(hash: Hash, option: EvmOption) {
@@ -96,14 +100,6 @@ export function evmRail(deps: EvmRailDeps) {
       if (found) return network
     }
     return undefined
-  }
-
-  async function latestBlock(option: EvmOption): Promise<bigint> {
-    try {
-      return await chains.client(option.network.id).getBlockNumber({ cacheTime: 0 })
-    } catch {
-      throw new ApiError('bad_gateway', `${option.network.name} could not be asked about this transaction; submit it again in a moment.`)
-    }
   }
 
   /** A transfer that checked out but came after its payment ended: kept for the merchant to refund. */
@@ -144,7 +140,8 @@ export function evmRail(deps: EvmRailDeps) {
     }
     if (checked.status === 'refused') throw fieldError('transactionHash', checked.message)
     // A replacement of this transaction (a wallet's "speed up") can only be mined after this height.
-    const fromBlock = checked.status === 'pending' ? await latestBlock(option) : checked.blockNumber
+    const fromBlock =
+      checked.status === 'pending' ? await ask(option, (client) => client.getBlockNumber({ cacheTime: 0 })) : checked.blockNumber
 
     const now = deps.clock.now()
     const transfer: Transfer = {
@@ -249,5 +246,5 @@ export function evmRail(deps: EvmRailDeps) {
     },
     stop: follower.stop,
   }
-  return { rail, follower, chains }
+  return rail
 }

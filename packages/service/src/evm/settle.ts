@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { Hash } from 'viem'
+import type { Queryable } from '../db/port.ts'
 import type { Clock } from '../domain/clock.ts'
 import { ApiError } from '../errors.ts'
 import type { PaymentService } from '../payments/service.ts'
@@ -46,6 +47,7 @@ export function outcomeOf(watch: Watch, check: TransferCheck, required: number, 
 }
 
 export type SettleDeps = {
+  db: Queryable
   payments: PaymentService
   chains: EvmChains
   clock: Clock
@@ -59,11 +61,7 @@ export type SettleDeps = {
  * gone missing whose nonce was used by another is a wallet's replacement ("speed up"): followed instead
  * when it pays the same way, else the payment fails.
  */
-export async function settle(
-  deps: SettleDeps & { db: Parameters<typeof evmTransfers>[0] },
-  watch: Watch,
-  payment: PaymentRecord,
-): Promise<void> {
+export async function settle(deps: SettleDeps, watch: Watch, payment: PaymentRecord): Promise<void> {
   const network = deps.chains.network(watch.network)
   if (!network) return
   const client = deps.chains.client(network.id)

@@ -32,42 +32,46 @@ export type Watch = {
   transfer: Transfer
 }
 
-type WatchRow = {
+type TransferRow = {
   payment_id: string
   merchant_id: string
   network: string
   tx_hash: string
   block_number: string | null
-  nonce: string
-  from_block: string
-  unmined_since: Date | null
   sender: string
   recipient: string
   token: string
   amount: string
 }
 
-const toWatch = (row: WatchRow): Watch => ({
-  paymentId: row.payment_id,
+type WatchRow = TransferRow & { nonce: string; from_block: string; unmined_since: Date | null }
+
+const toTransfer = (row: TransferRow, late: boolean): Transfer => ({
   network: row.network,
   txHash: row.tx_hash,
-  nonce: Number(row.nonce),
-  fromBlock: BigInt(row.from_block),
+  paymentId: row.payment_id,
+  merchantId: row.merchant_id,
+  late,
+  sender: row.sender as Address,
+  recipient: row.recipient as Address,
+  token: row.token as Address,
+  amount: BigInt(row.amount),
   blockNumber: row.block_number === null ? null : BigInt(row.block_number),
-  unminedSince: row.unmined_since,
-  transfer: {
-    network: row.network,
-    txHash: row.tx_hash,
-    paymentId: row.payment_id,
-    merchantId: row.merchant_id,
-    late: false,
-    sender: row.sender as Address,
-    recipient: row.recipient as Address,
-    token: row.token as Address,
-    amount: BigInt(row.amount),
-    blockNumber: row.block_number === null ? null : BigInt(row.block_number),
-  },
 })
+
+const toWatch = (row: WatchRow): Watch => {
+  const transfer = toTransfer(row, false)
+  return {
+    paymentId: transfer.paymentId,
+    network: transfer.network,
+    txHash: transfer.txHash,
+    nonce: Number(row.nonce),
+    fromBlock: BigInt(row.from_block),
+    blockNumber: transfer.blockNumber,
+    unminedSince: row.unmined_since,
+    transfer,
+  }
+}
 
 /** The EVM rail's records of transfers and of the confirmations it follows (migration 0011). */
 export function evmTransfers(db: Queryable) {
@@ -102,28 +106,16 @@ export function evmTransfers(db: Queryable) {
 
     /** A merchant's late transfers, newest first: each is money to send back to its sender. */
     async lateOf(merchantId: string, limit = 100): Promise<(Transfer & { recordedAt: Date })[]> {
-      const rows = await db.query<Omit<WatchRow, 'unmined_since' | 'nonce' | 'from_block'> & { recorded_at: Date }>(
+      const rows = await db.query<TransferRow & { recorded_at: Date }>(
         `SELECT payment_id, merchant_id, network, tx_hash, block_number::text AS block_number, sender, recipient, token,
                 amount::text AS amount, recorded_at
            FROM evm_transfers WHERE merchant_id = $1 AND late ORDER BY recorded_at DESC LIMIT $2`,
         [merchantId, limit],
       )
-      return rows.map((row) => ({
-        ...toWatch({ ...row, unmined_since: null, nonce: '0', from_block: '0' }).transfer,
-        late: true,
-        recordedAt: row.recorded_at,
-      }))
+      return rows.map((row) => ({ ...toTransfer(row, true), recordedAt: row.recorded_at }))
     },
 
-    async watch(input: {
-      paymentId: string
-      network: string
-      txHash: string
-      nonce: number
-      fromBlock: bigint
-      blockNumber: bigint | null
-      now: Date
-    }) {
+    async watch(input: Omit<Watch, 'unminedSince' | 'transfer'> & { now: Date }) {
       await db.query(
         `INSERT INTO evm_watches (payment_id, network, tx_hash, nonce, from_block, block_number, unmined_since, next_check_at, created_at)
          VALUES ($1, $2, lower($3), $4, $5, $6, CASE WHEN $6::bigint IS NULL THEN $7::timestamptz END, $7, $7)`,
