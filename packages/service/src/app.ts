@@ -194,7 +194,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
   })
   let unsubscribe: (() => Promise<void>) | undefined
   app.addHook('onReady', async () => {
-    unsubscribe = await followStatusChanges(db.subscribe.bind(db), cache, app.log)
+    unsubscribe = await followStatusChanges(db.subscribe.bind(db), cache, app.log, (hearing) => events.hearing(hearing))
   })
   app.addHook('onClose', async () => unsubscribe?.())
   const payments = paymentService({

@@ -10,14 +10,21 @@ export class ApiError extends Error {
   readonly status: number
   readonly issues: ErrorIssue[] | undefined
   readonly details: Record<string, unknown> | undefined
+  /** Sent as Retry-After with every 503: when trying again makes sense. */
+  readonly retryAfterSeconds: number
 
-  constructor(code: ErrorCode, message: string, extra: { issues?: ErrorIssue[]; details?: Record<string, unknown> } = {}) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    extra: { issues?: ErrorIssue[]; details?: Record<string, unknown>; retryAfterSeconds?: number } = {},
+  ) {
     super(message)
     this.name = 'ApiError'
     this.code = code
     this.status = ERROR_CODES[code].status
     this.issues = extra.issues
     this.details = extra.details
+    this.retryAfterSeconds = extra.retryAfterSeconds ?? 1
   }
 
   toBody(): ErrorBody {
@@ -29,6 +36,12 @@ export class ApiError extends Error {
     }
   }
 }
+
+/** The database is down or restarting: the request may be sent again as it was. */
+export const databaseUnavailable = () =>
+  new ApiError('service_unavailable', 'The database is unavailable right now; send the same request again shortly.', {
+    retryAfterSeconds: 2,
+  })
 
 export const paymentNotFound = (id: string) => new ApiError('payment_not_found', `No payment ${id}.`)
 

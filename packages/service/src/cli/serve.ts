@@ -87,7 +87,8 @@ export async function serve(argv: string[], env: Record<string, string | undefin
     }
     process.once('SIGINT', stop)
     process.once('SIGTERM', stop)
-    // Without its database Till can only fail requests: better to exit and let a supervisor restart it.
+    // The embedded server is restarted when it dies; this is when that failed. Without its database Till
+    // could only fail requests: better to exit and let a supervisor restart it.
     void db.serverExited.then((reason) => resolve({ serverGone: reason }))
   })
   logger.info({ baseUrl, storage: describeStorage(storage), sandbox: config.sandbox }, 'till is ready')
@@ -105,7 +106,9 @@ export async function serve(argv: string[], env: Record<string, string | undefin
 
   const ending = await ended
   if ('serverGone' in ending) {
-    logger.fatal(`the embedded PostgreSQL server stopped: ${ending.serverGone}`)
+    logger.fatal(`the embedded PostgreSQL server stopped, and Till stops with it: ${ending.serverGone}`)
+    // Removes the throwaway data directory the dead server left.
+    await db.close().catch(() => {})
     logger.flush()
     process.exit(1)
   }

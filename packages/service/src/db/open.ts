@@ -1,7 +1,7 @@
-import { startEmbeddedServer, type EmbeddedServer } from './embedded/server.ts'
+import { startEmbeddedServer, type EmbeddedServer, type EmbeddedServerOptions } from './embedded/server.ts'
 import { migrate } from './migrate.ts'
 import type { Database } from './port.ts'
-import { openPostgres } from './postgres.ts'
+import { openPostgres, type OutageEvent } from './postgres.ts'
 
 /**
  * Where Till keeps its data: an embedded PostgreSQL server in a temporary directory (neither field), the
@@ -10,18 +10,25 @@ import { openPostgres } from './postgres.ts'
 export type StorageConfig = { dataDir?: string | undefined; databaseUrl?: string | undefined }
 
 export type OpenedDatabase = Database & {
-  /** Settles with a reason if the embedded server stops on its own; never for an external server. */
+  /**
+   * Settles with a reason if the embedded server stops on its own and cannot be restarted; never for an
+   * external server, whose outages Till waits out (requests answer 503 meanwhile).
+   */
   serverExited: Promise<string>
 }
 
 /** Opens the configured storage, starting the embedded server if that is the choice, and migrates it. */
-export async function openDatabase(config: StorageConfig, log?: (message: string) => void): Promise<OpenedDatabase> {
+export async function openDatabase(
+  config: StorageConfig,
+  log?: (message: string) => void,
+  options: Pick<EmbeddedServerOptions, 'restarts'> = {},
+): Promise<OpenedDatabase> {
   const server: EmbeddedServer | undefined = config.databaseUrl
     ? undefined
-    : await startEmbeddedServer({ dataDir: config.dataDir, ...(log ? { log } : {}) })
+    : await startEmbeddedServer({ dataDir: config.dataDir, ...options, ...(log ? { log } : {}) })
   let db: Database
   try {
-    db = await openPostgres({ url: server?.url() ?? String(config.databaseUrl) })
+    db = await openPostgres({ url: server?.url() ?? String(config.databaseUrl), ...(log ? { onOutage: logOutage(log) } : {}) })
   } catch (error) {
     await server?.stop()
     throw error
@@ -51,4 +58,16 @@ export function describeStorage(config: StorageConfig): string {
   return config.dataDir
     ? `embedded PostgreSQL, data in ${config.dataDir}`
     : 'embedded PostgreSQL, in a temporary directory (nothing is kept)'
+}
+
+/** One line when the database stops answering and one when it is back; requests and jobs say nothing more. */
+function logOutage(log: (message: string) => void) {
+  return (event: OutageEvent) => {
+    if (event.state === 'down') {
+      const reason = event.error instanceof Error ? event.error.message : String(event.error)
+      log(`the database does not answer (${reason}): requests answer 503 and background jobs wait until it is back`)
+    } else {
+      log(`the database answers again, after ${(event.downForMs / 1000).toFixed(1)} s`)
+    }
+  }
 }

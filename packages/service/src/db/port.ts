@@ -23,6 +23,18 @@ export interface Database extends Queryable {
   close(): Promise<void>
 }
 
+/**
+ * The database cannot be reached right now: it is down, restarting or failing over, or the connection to it
+ * broke. An outage, not a bug: requests answer 503 and background jobs try again at their next tick. A
+ * write that was in flight may or may not have committed; every write Till retries is idempotent.
+ */
+export class DatabaseUnavailable extends Error {
+  constructor(cause: unknown) {
+    super(`the database is unavailable: ${cause instanceof Error ? cause.message : String(cause)}`, { cause })
+    this.name = 'DatabaseUnavailable'
+  }
+}
+
 export type SubscriptionHandlers = {
   message(payload: string): void
   /** Listening (again): messages from now on will arrive. */

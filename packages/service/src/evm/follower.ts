@@ -86,7 +86,8 @@ export function evmFollower(deps: {
           run: async () => {
             await runOnce()
           },
-          onError: (error) => deps.log.error({ err: error }, 'following transactions failed; retrying at the next tick'),
+          name: 'following transactions',
+          log: deps.log,
         })
       : undefined
 

@@ -1,7 +1,8 @@
 import { maxHeaderSize, STATUS_CODES, type ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import type { ConnectionError, FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { ApiError } from '../errors.ts'
+import { DatabaseUnavailable } from '../db/port.ts'
+import { ApiError, databaseUnavailable } from '../errors.ts'
 
 /** The longest path parameter routed: the contract's identifiers are 1 to 128 characters. */
 export const MAX_PARAM_LENGTH = 128
@@ -22,6 +23,7 @@ const FASTIFY_CODES: Record<string, () => ApiError> = {
 
 function toApiError(error: unknown): ApiError | undefined {
   if (error instanceof ApiError) return error
+  if (error instanceof DatabaseUnavailable) return databaseUnavailable()
   const fastifyError = error as Partial<FastifyError>
   const known = fastifyError.code ? FASTIFY_CODES[fastifyError.code] : undefined
   if (known) return known()
@@ -33,6 +35,18 @@ function toApiError(error: unknown): ApiError | undefined {
 }
 
 const internalError = () => new ApiError('internal_error', 'Internal server error.')
+
+/** Sends `error` in the spec's shape. A 503 says when to retry; only a 5xx that is Till's fault is an error in the log. */
+function sendApiError(error: ApiError, cause: unknown, request: FastifyRequest, reply: FastifyReply) {
+  if (error.status === 503) {
+    reply.header('Retry-After', String(error.retryAfterSeconds))
+    // An outage is logged once, where it is noticed (the database adapter), not once per request.
+    request.log.debug({ err: cause }, error.message)
+  } else if (error.status >= 500) {
+    request.log.error({ err: cause }, error.message)
+  }
+  return reply.code(error.status).send(error.toBody())
+}
 
 /**
  * An answer sent while the request body is still on its way (a 401 from an onRequest hook, a 413 from the
@@ -50,10 +64,7 @@ export function closeIfBodyUnread(request: FastifyRequest, reply: FastifyReply) 
 export function installErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((error, request, reply) => {
     const apiError = toApiError(error)
-    if (apiError) {
-      if (apiError.status >= 500) request.log.error({ err: error }, apiError.message)
-      return reply.code(apiError.status).send(apiError.toBody())
-    }
+    if (apiError) return sendApiError(apiError, error, request, reply)
     request.log.error({ err: error }, 'unhandled error')
     return reply.code(500).send(internalError().toBody())
   })
@@ -67,10 +78,13 @@ export function installErrorHandling(app: FastifyInstance) {
  * MAX_PARAM_LENGTH). They come before any route, so none of the app's hooks add the usual headers.
  */
 export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
-  const apiError = toApiError(error) ?? internalError()
-  if (apiError.status >= 500) request.log.error({ err: error }, apiError.message)
   closeIfBodyUnread(request, reply)
-  void reply.code(apiError.status).header('Request-Id', request.id).header('Cache-Control', 'no-store').send(apiError.toBody())
+  void sendApiError(
+    toApiError(error) ?? internalError(),
+    error,
+    request,
+    reply.header('Request-Id', request.id).header('Cache-Control', 'no-store'),
+  )
 }
 
 function clientErrorOf(error: ConnectionError): ApiError {

@@ -52,6 +52,7 @@ export function statsCompactor(deps: { db: Database; intervalMs: number; log: Fa
     run: async () => {
       await compactStats(deps.db)
     },
-    onError: (error) => deps.log.error({ err: error }, 'statistics compaction failed; retrying at the next tick'),
+    name: 'statistics compaction',
+    log: deps.log,
   })
 }

@@ -40,7 +40,8 @@ export function expirySweeper(deps: {
       const count = await sweep()
       if (count > 0) deps.log.info({ count }, 'expired payments past their deadline')
     },
-    onError: (error) => deps.log.error({ err: error }, 'expiry sweep failed; retrying at the next tick'),
+    name: 'expiry sweep',
+    log: deps.log,
   })
 
   return { sweep, start: timer.start, stop: timer.stop }

@@ -27,21 +27,27 @@ export function parseStatusNotification(payload: string): CachedStatus | undefin
 
 /**
  * Feeds other instances' status changes into `cache`, and tells it when changes may be missed (the
- * listening connection dropped) and when they flow again. Returns the unsubscribe function.
+ * listening connection dropped) and when they flow again; `hearing` is told the same (the long-polls'
+ * wake-ups). Returns the unsubscribe function.
  */
 export function followStatusChanges(
   subscribe: Database['subscribe'],
   cache: StatusCache,
   log: FastifyBaseLogger,
+  hearing: (now: boolean) => void = () => {},
 ): Promise<() => Promise<void>> {
   return subscribe(STATUS_CHANNEL, {
     message(payload) {
       const change = parseStatusNotification(payload)
       if (change) cache.changed(change)
     },
-    connected: () => cache.completeAgain(),
+    connected() {
+      cache.completeAgain()
+      hearing(true)
+    },
     lost(error) {
       cache.incomplete()
+      hearing(false)
       log.warn({ err: error }, 'status notifications interrupted: reading statuses from the database until they resume')
     },
   })

@@ -92,7 +92,8 @@ export function sandboxConfirmer(deps: {
     run: async () => {
       await deliverDue()
     },
-    onError: (error) => deps.log.error({ err: error }, 'sandbox confirmations failed; retrying at the next tick'),
+    name: 'sandbox confirmations',
+    log: deps.log,
   })
 
   return { deliverDue, start: timer.start, stop: timer.stop }

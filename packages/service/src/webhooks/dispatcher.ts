@@ -1,13 +1,14 @@
 import { WEBHOOK_HEADERS, WEBHOOK_RETRY_SCHEDULE_SECONDS } from '@till/contract'
 import type { FastifyBaseLogger } from 'fastify'
-import type { Database } from '../db/port.ts'
+import { setTimeout as delay } from 'node:timers/promises'
+import { type Database, DatabaseUnavailable } from '../db/port.ts'
 import type { Clock } from '../domain/clock.ts'
-import { periodic } from '../domain/periodic.ts'
+import { jobFailed, periodic } from '../domain/periodic.ts'
 import type { LogoUrl } from '../logos/urls.ts'
-import { type AttemptOutcome, type ClaimedDelivery, webhookDeliveryStore } from './deliveries.ts'
+import { type AttemptOutcome, type AttemptRecord, type ClaimedDelivery, webhookDeliveryStore } from './deliveries.ts'
 import { webhookEvent } from './events.ts'
 import { type SecretSealer, signatureHeader } from './secrets.ts'
-import type { WebhookSender } from './sender.ts'
+import { ATTEMPT_TIMEOUT_MS, type WebhookSender } from './sender.ts'
 
 /** The channel the outbox trigger notifies on commit (migrations/0008_webhooks.sql). */
 export const WEBHOOK_CHANNEL = 'till_webhooks'
@@ -21,11 +22,14 @@ export type DispatcherOptions = {
   log: FastifyBaseLogger
   /** How often due deliveries are looked for besides the trigger's notification (retries come due this way). */
   intervalMs: number
-  batchSize?: number
-  /** How long a claimed delivery is ours: longer than an attempt (10 s) can take. */
+  /** Attempts in flight at once: each worker claims one delivery, sends it and records it before the next. */
+  concurrency?: number
+  /** How long a claimed delivery is ours: an attempt's deadline, plus time to record it. */
   leaseMs?: number
   /** Jitter source: the delay after failure n is the schedule's ± 10 %. */
   random?: () => number
+  /** Waits between tries to record an attempt while the database is away (tests: none). */
+  recordRetryDelaysMs?: readonly number[]
 }
 
 /** When the next attempt is due after `failures` failed ones, or undefined when the schedule is spent. */
@@ -36,16 +40,25 @@ export function nextAttemptAt(now: Date, failures: number, random: () => number 
   return new Date(now.getTime() + Math.round(jittered))
 }
 
+// A crash repeats at most the attempts in flight (ADR 21): few workers, each leasing one delivery at a time
+// for just longer than an attempt can take, so a delivery cut off by a crash is retried 15 s later.
+export const DISPATCH_CONCURRENCY = 8
+const DEFAULT_LEASE_MS = ATTEMPT_TIMEOUT_MS + 5_000
+// Within the lease: an attempt recorded after it would be sent again by whoever claims it next.
+const RECORD_RETRY_DELAYS_MS = [100, 200, 400, 800, 1_600]
+
 /**
- * Sends what the outbox holds: claims due deliveries (SKIP LOCKED, so instances share the work and never
- * send one attempt twice), signs and POSTs each, and records the attempt and what follows it. Woken by the
- * outbox trigger's NOTIFY, and by a timer for retries and for notifications missed while disconnected.
+ * Sends what the outbox holds: workers claim due deliveries one at a time (SKIP LOCKED, so instances share
+ * the work and never send one attempt twice), sign and POST each, and record the attempt and what follows it
+ * before claiming the next. Woken by the outbox trigger's NOTIFY, and by a timer for retries and for
+ * notifications missed while disconnected.
  */
 export function webhookDispatcher(options: DispatcherOptions) {
   const deliveries = webhookDeliveryStore(options.db)
-  const batchSize = options.batchSize ?? 100
-  const leaseMs = options.leaseMs ?? 60_000
+  const concurrency = options.concurrency ?? DISPATCH_CONCURRENCY
+  const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS
   const random = options.random ?? Math.random
+  const recordRetryDelays = options.recordRetryDelaysMs ?? RECORD_RETRY_DELAYS_MS
 
   function secretsOf(delivery: ClaimedDelivery, now: Date): string[] {
     const { endpoint } = delivery
@@ -56,8 +69,8 @@ export function webhookDispatcher(options: DispatcherOptions) {
     return secrets
   }
 
-  async function attempt(delivery: ClaimedDelivery): Promise<void> {
-    const at = options.clock.now()
+  /** The signed request, or the reason Till could not make it (a secret it cannot open, an event it cannot render). */
+  function prepare(delivery: ClaimedDelivery, at: Date) {
     const event = webhookEvent({ ...delivery.event, merchant: delivery.merchant, logoUrl: options.logoUrl })
     const body = JSON.stringify(event)
     const headers = {
@@ -65,51 +78,76 @@ export function webhookDispatcher(options: DispatcherOptions) {
       [WEBHOOK_HEADERS.timestamp]: String(Math.floor(at.getTime() / 1000)),
       [WEBHOOK_HEADERS.signature]: signatureHeader(secretsOf(delivery, at), event.id, at, body),
     }
-    const result = await options.send(delivery.endpoint.url, headers, body)
-    const ok = result.statusCode !== null && result.statusCode >= 200 && result.statusCode <= 299
+    return { eventId: event.id, body, headers }
+  }
+
+  /**
+   * One attempt, recorded before the worker moves on. A request Till could not even prepare counts as a
+   * failed attempt, so the retry schedule and its end apply instead of a lease renewed forever.
+   */
+  async function attempt(delivery: ClaimedDelivery): Promise<void> {
+    const at = options.clock.now()
     const failures = delivery.failures + 1
-    const after = options.clock.now()
-    const retryAt = ok ? undefined : nextAttemptAt(after, failures, random)
+    let request: ReturnType<typeof prepare>
+    try {
+      request = prepare(delivery, at)
+    } catch (error) {
+      options.log.error({ err: error, deliveryId: delivery.id }, 'a webhook attempt could not be prepared')
+      const message = `Till could not prepare the delivery: ${error instanceof Error ? error.message : String(error)}`
+      const retryAt = nextAttemptAt(at, failures, random)
+      const outcome: AttemptOutcome = retryAt ? { kind: 'retry', at: retryAt } : { kind: 'failed', reason: message }
+      return record(delivery, { at, statusCode: null, latencyMs: 0, error: message }, outcome)
+    }
+    const result = await options.send(delivery.endpoint.url, request.headers, request.body)
+    const ok = result.statusCode !== null && result.statusCode >= 200 && result.statusCode <= 299
+    const retryAt = ok ? undefined : nextAttemptAt(options.clock.now(), failures, random)
+    const error = ok ? null : (result.error ?? `HTTP ${result.statusCode}`)
     const outcome: AttemptOutcome = ok
       ? { kind: 'delivered' }
       : retryAt
         ? { kind: 'retry', at: retryAt }
-        : {
-            kind: 'failed',
-            reason: `every attempt to deliver ${event.id} failed; the last: ${result.error ?? `HTTP ${result.statusCode}`}`,
-          }
-    const error = ok ? null : (result.error ?? `HTTP ${result.statusCode}`)
-    await deliveries.record(delivery, { at, statusCode: result.statusCode, latencyMs: result.latencyMs, error }, outcome)
+        : { kind: 'failed', reason: `every attempt to deliver ${request.eventId} failed; the last: ${error}` }
+    await record(delivery, { at, statusCode: result.statusCode, latencyMs: result.latencyMs, error }, outcome)
   }
 
   /**
-   * An attempt Till could not even prepare (a secret it cannot open, an event it cannot render) counts as a
-   * failed attempt, so the retry schedule and its end apply instead of a lease renewed forever.
+   * Records an attempt, trying again for a while if the database is away: an attempt that was made but not
+   * recorded is made again once the lease ends.
    */
-  async function unprepared(delivery: ClaimedDelivery, error: unknown): Promise<void> {
-    options.log.error({ err: error, deliveryId: delivery.id }, 'a webhook attempt could not be prepared')
-    const at = options.clock.now()
-    const retryAt = nextAttemptAt(at, delivery.failures + 1, random)
-    const message = `Till could not prepare the delivery: ${error instanceof Error ? error.message : String(error)}`
-    await deliveries
-      .record(
-        delivery,
-        { at, statusCode: null, latencyMs: 0, error: message },
-        retryAt ? { kind: 'retry', at: retryAt } : { kind: 'failed', reason: message },
-      )
-      .catch((recordError) => options.log.error({ err: recordError }, 'a webhook attempt could not be recorded'))
+  async function record(delivery: ClaimedDelivery, made: AttemptRecord, outcome: AttemptOutcome): Promise<void> {
+    for (const wait of [...recordRetryDelays, undefined]) {
+      try {
+        return await deliveries.record(delivery, made, outcome)
+      } catch (error) {
+        if (!(error instanceof DatabaseUnavailable) || wait === undefined) throw error
+        await delay(wait)
+      }
+    }
   }
 
-  /** Claims and sends due deliveries until none is due; resolves with how many attempts were made. */
+  /**
+   * Claims and sends due deliveries until none is due; resolves with how many attempts were made. Workers
+   * start one at a time, each as the one before found work, so a single due delivery costs few claims.
+   */
   async function runOnce(): Promise<number> {
     let attempted = 0
-    for (;;) {
-      const now = options.clock.now()
-      const claimed = await deliveries.claimDue(now, batchSize, new Date(now.getTime() + leaseMs))
-      if (claimed.length === 0) return attempted
-      await Promise.all(claimed.map((delivery) => attempt(delivery).catch((error) => unprepared(delivery, error))))
-      attempted += claimed.length
+    const workers: Promise<void>[] = []
+    const work = async (): Promise<void> => {
+      for (;;) {
+        const now = options.clock.now()
+        const [delivery] = await deliveries.claimDue(now, 1, new Date(now.getTime() + leaseMs))
+        if (!delivery) return
+        if (workers.length < concurrency) workers.push(work())
+        await attempt(delivery)
+        attempted++
+      }
     }
+    workers.push(work())
+    // Workers may start while earlier ones run; every one finishes its attempt before the run ends.
+    let failure: unknown
+    for (let index = 0; index < workers.length; index++) await workers[index]?.catch((error: unknown) => (failure ??= error))
+    if (failure !== undefined) throw failure
+    return attempted
   }
 
   let wake: (() => void) | undefined
@@ -118,7 +156,8 @@ export function webhookDispatcher(options: DispatcherOptions) {
   const timer = periodic({
     intervalMs: options.intervalMs,
     run: async () => void (await runOnce()),
-    onError: (error) => options.log.error({ err: error }, 'webhook dispatch failed'),
+    name: 'webhook dispatch',
+    log: options.log,
   })
 
   return {
@@ -132,7 +171,7 @@ export function webhookDispatcher(options: DispatcherOptions) {
           return
         }
         running = runOnce()
-          .catch((error) => options.log.error({ err: error }, 'webhook dispatch failed'))
+          .catch(jobFailed(options.log, 'webhook dispatch'))
           .finally(() => {
             running = undefined
             if (again) {

@@ -12,14 +12,18 @@ import { type Account, createAccount, createBody } from '../../test/fixtures.ts'
 import { handDispatcher, registerEndpoint, sandboxPayment, useWebhookApp } from '../../test/webhook-fixtures.ts'
 import { RECEIVER_HOST, startWebhookReceiver } from '../../test/webhook-receiver.ts'
 import { type RunningTill, startTill } from '../cli/till-process.test-helper.ts'
+import { DISPATCH_CONCURRENCY } from './dispatcher.ts'
 import { webhookSender } from './sender.ts'
 
-const receiver = await startWebhookReceiver()
+// Told of each delivery as it arrives, before it is answered: where the crash test kills Till.
+let onArrival: (() => void) | undefined
+const receiver = await startWebhookReceiver({ onReceived: () => onArrival?.() })
 afterAll(() => receiver.close())
 
 beforeEach(() => {
   receiver.received.length = 0
   receiver.answer()
+  onArrival = undefined
 })
 
 const eventOf = (index: number) => WebhookEvent.parse(JSON.parse(receiver.received[index]?.body ?? 'null'))
@@ -179,6 +183,81 @@ describe('till serve killed with SIGKILL while deliveries are in flight', () => 
       // The two cut off by the kill recorded no attempt: they stay pending, sent again once their lease ends.
       for (const cut of [a, c]) expect(byPayment.get(cut)).toMatchObject({ status: 'pending', attempts: [] })
       expect(await second.stop()).toBe(0)
+    },
+    PROCESS_TEST_TIMEOUT,
+  )
+  it(
+    'repeats after each crash at most the attempts in flight, and leases them only for an attempt and a margin',
+    async () => {
+      const dataDir = join(root, 'crashes')
+      let till = await serve(dataDir)
+      const url = receiver.url().replace(RECEIVER_HOST, '127.0.0.1')
+      const { endpoint } = WebhookEndpointWithSecret.parse(await call(till.ready, '/v1/webhook-endpoints', { url }))
+      const rounds = 4
+      const perRound = 12
+      const payments: string[][] = []
+      for (let round = 0; round < rounds; round++) {
+        payments.push(
+          await Promise.all(
+            Array.from({ length: perRound }, async (_, index) => {
+              const body = createBody({ referenceId: `crash-${round}-${index}` })
+              return ((await call(till.ready, '/v1/merchant/payment', body)) as { paymentId: string }).paymentId
+            }),
+          ),
+        )
+      }
+
+      const duplicatesPerKill: number[] = []
+      const counted = new Set<string>()
+      for (const round of payments) {
+        // The kill comes as the round's fourth event reaches the merchant, before it is answered: whatever
+        // Till had sent by then reaches the merchant without being recorded.
+        const before = receiver.received.length
+        const killed = new Promise<void>((resolve) => {
+          onArrival = () => {
+            if (receiver.received.length - before < 4) return
+            onArrival = undefined
+            till.kill('SIGKILL')
+            resolve()
+          }
+        })
+        // Changes still in flight at the kill may not have been made; only the acknowledged ones are checked.
+        const changes = await Promise.allSettled(
+          round.map((paymentId) => call(till.ready, `/v1/sandbox/payments/${paymentId}/simulate`, { outcome: 'failed' })),
+        )
+        const acknowledged = round.filter((_, index) => changes[index]?.status === 'fulfilled')
+        await killed
+        await till.exited()
+        const killedAt = Date.now()
+        // The merchant is away while the restarted Till is asked: what it received came from the killed one.
+        await receiver.down()
+        till = await serve(dataDir)
+
+        // A delivery the merchant received that is still pending with no attempt recorded is sent again: a duplicate.
+        const { data } = WebhookDeliveryList.parse(await call(till.ready, `/v1/webhook-endpoints/${endpoint.id}/deliveries`))
+        const received = new Set(receiver.received.map((_, index) => eventOf(index).id))
+        const repeated = data.filter(
+          (delivery) =>
+            delivery.status === 'pending' && delivery.attempts.length === 0 && received.has(delivery.event.id) && !counted.has(delivery.id),
+        )
+        for (const delivery of repeated) {
+          counted.add(delivery.id)
+          // Leased from its claim, before the kill, for the attempt's 10 s and a 5 s margin.
+          expect(new Date(delivery.nextAttemptAt ?? 0).getTime()).toBeLessThanOrEqual(killedAt + 15_000)
+        }
+        duplicatesPerKill.push(repeated.length)
+        // None is lost: each acknowledged change's event is delivered, or pending for another attempt.
+        const byPayment = new Map(data.map((delivery) => [delivery.event.data.paymentId, delivery.status]))
+        for (const paymentId of acknowledged) expect(['delivered', 'pending']).toContain(byPayment.get(paymentId))
+        await receiver.up()
+      }
+      const total = duplicatesPerKill.reduce((sum, count) => sum + count, 0)
+      console.info(
+        `webhook duplicates per kill: ${duplicatesPerKill.join(', ')} (${total} over ${rounds} kills of ${rounds * perRound} payments)`,
+      )
+      // Each worker has one attempt in flight at a time: a crash can repeat no more than that.
+      for (const count of duplicatesPerKill) expect(count).toBeLessThanOrEqual(DISPATCH_CONCURRENCY)
+      expect(await till.stop()).toBe(0)
     },
     PROCESS_TEST_TIMEOUT,
   )

@@ -2,6 +2,9 @@ import { request } from 'undici'
 import type { AddressPolicy } from '../net/public-address.ts'
 import { defaultLookup, type LookupAll, pinnedPools, reasonOf, TargetRefused } from '../net/pinned.ts'
 
+/** How long one attempt may take, connection to last byte (issue 13). */
+export const ATTEMPT_TIMEOUT_MS = 10_000
+
 export type SendResult = { statusCode: number | null; latencyMs: number; error: string | null }
 
 export type WebhookSender = ((url: string, headers: Record<string, string>, body: string) => Promise<SendResult>) & {
@@ -32,7 +35,7 @@ export type WebhookSendOptions = {
  * handshake per attempt capped a backlog's dispatch at about 300 a second (bench/webhooks).
  */
 export function webhookSender(options: WebhookSendOptions): WebhookSender {
-  const timeoutMs = options.timeoutMs ?? 10_000
+  const timeoutMs = options.timeoutMs ?? ATTEMPT_TIMEOUT_MS
   const pools = pinnedPools({
     policy: options.policy,
     lookup: options.lookup ?? defaultLookup,

@@ -26,6 +26,11 @@ export type ClusterOptions = {
   removeOnExit?: string
   /** More `-c name=value` settings. */
   settings?: Record<string, string>
+  /**
+   * The port to listen on: a restart keeps the one its connections know. Without it the kernel hands
+   * one out.
+   */
+  port?: number
 }
 
 export type RunningCluster = {
@@ -41,6 +46,11 @@ export type RunningCluster = {
 const READY_TIMEOUT_MS = 30_000
 const STOP_TIMEOUT_MS = 10_000
 const PORT_ATTEMPTS = 3
+// A restart on the same port and data may find what the crashed server left: its port not yet released,
+// its shared memory still held by backends that have not yet noticed they are orphans.
+const RESTART_ATTEMPTS = 6
+const RESTART_BACKOFF_MS = 250
+const LEFTOVERS = /could not bind|Address already in use|pre-existing shared memory block|lock file ".*" already exists/i
 
 /**
  * Small and quiet: Till's pool is 16 connections, the tests' a few per file. PostgreSQL 18's I/O
@@ -61,7 +71,9 @@ const BASE_SETTINGS: Record<string, string> = {
 /** Since PostgreSQL 18 reads go through I/O worker processes by default; synchronous reads need none. */
 const PG18_SETTINGS: Record<string, string> = { io_method: 'sync' }
 
-const THROWAWAY_SETTINGS: Record<string, string> = { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' }
+// No fsync: throwaway data need not survive the machine crashing. synchronous_commit stays on, so every
+// acknowledged commit is in the kernel's hands and survives the server crashing, and Till restarting it.
+const THROWAWAY_SETTINGS: Record<string, string> = { fsync: 'off', full_page_writes: 'off' }
 
 // PGPORT, PGDATABASE and friends must not steer the server or its programs elsewhere.
 function serverEnv(): NodeJS.ProcessEnv {
@@ -138,7 +150,7 @@ function freePort(): Promise<number> {
   })
 }
 
-/** Starts the server under its supervisor on a port the kernel hands out, and waits until it answers. */
+/** Starts the server under its supervisor, on `options.port` or one the kernel hands out, and waits until it answers. */
 export async function startCluster(options: ClusterOptions): Promise<RunningCluster> {
   const settings = {
     ...BASE_SETTINGS,
@@ -147,7 +159,7 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
     ...options.settings,
   }
   for (let attempt = 1; ; attempt++) {
-    const port = await freePort()
+    const port = options.port ?? (await freePort())
     const args = [
       '-D',
       options.dataDir,
@@ -186,7 +198,11 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
     } catch (error) {
       await running.stop().catch(() => {})
       const tail = await logTail(options.logFile, options)
-      if (attempt < PORT_ATTEMPTS && /could not bind|Address already in use/i.test(tail)) continue
+      if (options.port === undefined && attempt < PORT_ATTEMPTS && /could not bind|Address already in use/i.test(tail)) continue
+      if (options.port !== undefined && attempt < RESTART_ATTEMPTS && LEFTOVERS.test(tail)) {
+        await delay(RESTART_BACKOFF_MS * 2 ** (attempt - 1))
+        continue
+      }
       throw new Error(
         `The embedded PostgreSQL server did not start: ${(error as Error).message}\n--- its log (${options.logFile}) ---\n${tail}`,
       )

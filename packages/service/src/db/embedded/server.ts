@@ -10,6 +10,7 @@ import { reachablePrograms } from './reachable.ts'
 import { copyTemplateCluster } from './template.ts'
 import { lockDataDir, lockHolder } from './lock.ts'
 import { commandLine, isAlive, stopPostmaster } from './processes.ts'
+import { DEFAULT_RESTART_POLICY, keepRunning, type RestartPolicy } from './restarts.ts'
 
 /** Till's embedded PostgreSQL server, serving one database for Till. */
 export type EmbeddedServer = {
@@ -18,7 +19,10 @@ export type EmbeddedServer = {
   port: number
   /** Where the data lives: `dataDir`, or a temporary directory removed at exit. */
   dir: string
-  /** Settles with a reason when the server stops on its own (it crashed, or someone killed it). */
+  /**
+   * Settles with a reason when the server stopped on its own (it crashed, or someone killed it) and Till
+   * gave up restarting it: a restart failed, or the restart policy's budget is spent.
+   */
   exited: Promise<string>
   stop(): Promise<void>
 }
@@ -28,8 +32,12 @@ export type EmbeddedServerOptions = {
   dataDir?: string | undefined
   /** Other PostgreSQL programs than the embedded ones (the tests' apt PostgreSQL). */
   programs?: PostgresPrograms
-  /** Told of recoveries (an orphaned server stopped, a stale lock taken over). */
+  /** Told of recoveries (an orphaned server stopped, a stale lock taken over, a crashed server restarted). */
   log?: (message: string) => void
+  /** How often a server that stops on its own is restarted; `{ max: 0 }` never restarts it. */
+  restarts?: RestartPolicy
+  /** A port of its own choosing rather than one the kernel hands out (tests restart an "external" server in place). */
+  port?: number
 }
 
 // The server is Till's alone, so Till's tables live in the database initdb makes: no CREATE DATABASE on start.
@@ -52,14 +60,16 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions = {}): 
   const dir = durable ? resolve(String(options.dataDir)) : await temporaryDir(account, log)
   if (durable) await prepareDataDir(dir, account)
   const unlock = await lockDataDir(dir)
+  const { cluster: dataDir, log: logFile } = paths(dir, durable)
+  let start: (port?: number) => Promise<RunningCluster>
   let cluster: RunningCluster | undefined
   try {
     await stopOrphan(dir, log)
-    const { cluster: dataDir, log: logFile } = paths(dir, durable)
     const { password } = durable ? { password: await storedPassword(dir) } : await copyTemplateCluster({ programs, account, dataDir })
-    const common = { programs, dataDir, logFile, password, account, durable }
+    const common = { programs, dataDir, logFile, password, account, durable, ...(durable ? {} : { removeOnExit: dir }) }
     await initCluster(common)
-    cluster = await startCluster({ ...common, ...(durable ? {} : { removeOnExit: dir }) })
+    start = (port) => startCluster({ ...common, ...(port === undefined ? {} : { port }) })
+    cluster = await start(options.port)
   } catch (error) {
     await cluster?.stop()
     await unlock()
@@ -67,14 +77,24 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions = {}): 
     if (!durable) await rm(paths(dir, false).log, { force: true })
     throw error
   }
-  const running = cluster
+  const first = cluster
+  const kept = keepRunning({
+    first,
+    // The same port: the connection URL Till's pool holds stays right.
+    restart: async () => {
+      await stopOrphan(dir, log)
+      return start(first.port)
+    },
+    policy: options.restarts ?? DEFAULT_RESTART_POLICY,
+    log,
+  })
   return {
-    url: (database = DATABASE) => running.url(database),
-    port: running.port,
+    url: (database = DATABASE) => first.url(database),
+    port: first.port,
     dir,
-    exited: running.exited,
+    exited: kept.gaveUp,
     async stop() {
-      await running.stop()
+      await kept.stop()
       await unlock()
       if (!durable) {
         await rm(dir, { recursive: true, force: true })

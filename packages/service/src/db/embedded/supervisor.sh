@@ -7,8 +7,8 @@
 # closes that end and `cat` below sees end-of-file: the server gets a fast shutdown (SIGINT), an
 # immediate one (SIGQUIT) two seconds later and SIGKILL at four, so it never outlives Till by more than
 # that. A server that stops on its own ends this script too, which Till notices. REMOVE_DIR, when not
-# empty, is deleted once the server is gone: the throwaway data of a run without --data-dir. Its log,
-# LOG_FILE, goes with it, except when the server stopped on its own: then Till reads why, and removes it.
+# empty, is deleted once the server is stopped: the throwaway data of a run without --data-dir, with its
+# log, LOG_FILE.
 set -u
 remove_dir=$1
 log_file=$2
@@ -45,8 +45,10 @@ else
   kill "$watcher" 2>/dev/null
 fi
 
-if [ -n "$remove_dir" ]; then
+# A server that stopped on its own leaves its data and log: Till reads why, restarts the server on the same
+# data, and removes both itself when it gives up (or the next Till does, finding this one gone).
+if [ -n "$remove_dir" ] && [ "$asked_to_stop" = true ]; then
   rm -rf -- "$remove_dir"
-  if [ "$asked_to_stop" = true ]; then rm -f -- "$log_file"; fi
+  rm -f -- "$log_file"
 fi
 exit "$status"
