@@ -74,7 +74,7 @@ export type Strings = typeof en
 /**
  * Words the server renders, which the page's script never shows (the bundle does not import them, so they
  * cost it nothing): the page's first paint, and the pages served without the script: a payment not found, an
- * embedding the app got wrong, and a wallet link opened in a browser (spec 4.8).
+ * embedding the app got wrong, a wallet link opened in a browser (spec 4.8), and the service briefly away.
  */
 export const serverPages = {
   title: (merchant: string, amount: string) => `Pay ${amount} to ${merchant}`,
@@ -91,4 +91,6 @@ export const serverPages = {
   walletLinkBody:
     'On a phone, this link opens the wallet app that pays the checkout. In a browser there is nothing to do here: go back to the checkout page and choose another wallet.',
   walletLinkMissing: 'This is not a wallet link: it carries no wc: URI.',
+  unavailableTitle: 'Checkout is briefly unavailable',
+  unavailableBody: 'The payment service is restarting. This page tries again by itself in a few seconds.',
 }

@@ -20,6 +20,7 @@ describe('ERROR_CODES', () => {
       unknown_api_version: 400,
       api_version_downgrade: 400,
       missing_idempotency_key: 400,
+      invalid_idempotency_key: 400,
       bad_request: 400,
       missing_api_key: 401,
       invalid_api_key: 401,

@@ -17,9 +17,10 @@ export function emptyResponse(description: string): Json {
 
 export const errorResponse = (status: number): Json => ({ $ref: `#/components/responses/Error${status}` })
 
-// Every operation is under /v1, and every /v1 request counts against the rate limits.
+// Every operation is under /v1: every request counts against the rate limits (429), and any may find the
+// database restarting (503).
 export function errors(...statuses: number[]): Json {
-  return Object.fromEntries([...statuses, 429].map((s) => [String(s), errorResponse(s)]))
+  return Object.fromEntries([...statuses, 429, 503].map((s) => [String(s), errorResponse(s)]))
 }
 
 export const pathParam = (name: string, schemaId: string, description: string): Json => ({

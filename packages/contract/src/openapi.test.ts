@@ -212,7 +212,7 @@ describe('createOpenApiDocument', () => {
     })
     expect(query.find((p) => at(p, 'name') === 'asset')).toMatchObject({ deprecated: true })
     expect(query.find((p) => at(p, 'name') === 'status')).toMatchObject({ style: 'form', explode: true, schema: { type: 'array' } })
-    expect(Object.keys(obj(op, 'responses')).sort()).toEqual(['200', '400', '401', '429', '500', '502'])
+    expect(Object.keys(obj(op, 'responses')).sort()).toEqual(['200', '400', '401', '429', '500', '502', '503'])
     expect(at(op, 'responses', '200', 'content', 'application/json', 'schema')).toEqual({
       $ref: '#/components/schemas/PaymentListResponse',
     })
@@ -223,21 +223,26 @@ describe('createOpenApiDocument', () => {
     }
   })
 
-  it('documents 429 rate_limited with Retry-After on every operation', () => {
-    for (const [path, item] of Object.entries(obj(sandboxDoc, 'paths'))) {
-      for (const method of Object.keys(item as Json).filter((k) => METHODS.includes(k))) {
-        expect(at(item, method, 'responses', '429'), `${method} ${path}`).toEqual({ $ref: '#/components/responses/Error429' })
+  it('documents 429 rate_limited and 503 service_unavailable with Retry-After on every operation', () => {
+    for (const [status, code] of [
+      ['429', 'rate_limited'],
+      ['503', 'service_unavailable'],
+    ] as const) {
+      for (const [path, item] of Object.entries(obj(sandboxDoc, 'paths'))) {
+        for (const method of Object.keys(item as Json).filter((k) => METHODS.includes(k))) {
+          expect(at(item, method, 'responses', status), `${method} ${path}`).toEqual({ $ref: `#/components/responses/Error${status}` })
+        }
       }
+      const response = obj(sandboxDoc, 'components', 'responses', `Error${status}`)
+      expect(response.description).toMatch(new RegExp(`Code: ${code}`))
+      expect(at(response, 'headers', 'Retry-After', 'schema')).toEqual({ type: 'integer', minimum: 1 })
     }
-    const response = obj(sandboxDoc, 'components', 'responses', 'Error429')
-    expect(response.description).toMatch(/rate_limited/)
-    expect(at(response, 'headers', 'Retry-After', 'schema')).toEqual({ type: 'integer', minimum: 1 })
   })
 
   it('creates payments with 201, replays with 200 and Idempotent-Replayed', () => {
     const op = obj(doc, 'paths', '/v1/merchant/payment', 'post')
     expect(at(op, 'requestBody', 'content', 'application/json', 'schema')).toEqual({ $ref: '#/components/schemas/CreatePaymentRequest' })
-    expect(Object.keys(obj(op, 'responses')).sort()).toEqual(['200', '201', '400', '401', '404', '409', '429', '500'])
+    expect(Object.keys(obj(op, 'responses')).sort()).toEqual(['200', '201', '400', '401', '404', '409', '429', '500', '503'])
     for (const status of ['200', '201']) {
       expect(at(op, 'responses', status, 'content', 'application/json', 'schema')).toEqual({
         $ref: '#/components/schemas/CreatePaymentResponse',

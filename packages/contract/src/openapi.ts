@@ -23,13 +23,14 @@ const versionHeader: Json = {
 }
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
-  400: 'Invalid request. Codes: invalid_params, params_validation, invalid_api_version, unknown_api_version, api_version_downgrade, missing_idempotency_key, bad_request.',
+  400: 'Invalid request. Codes: invalid_params, params_validation, invalid_api_version, unknown_api_version, api_version_downgrade, missing_idempotency_key, invalid_idempotency_key, bad_request.',
   401: 'Missing or invalid credentials. Codes: missing_api_key, invalid_api_key.',
   404: 'Not found. Codes: merchant_not_found, payment_not_found, webhook_endpoint_not_found, not_found.',
   409: 'Conflict. Codes: reference_already_paid, reference_in_use, idempotency_conflict, invalid_transition.',
   429: 'Too many requests with this API key, or too many failed authentications from this address. Code: rate_limited.',
   500: 'Internal server error. Code: internal_error.',
   502: 'Upstream service returned an error. Code: bad_gateway.',
+  503: 'The service cannot answer right now (its database is restarting, or it is shutting down); send the same request again after Retry-After seconds. Code: service_unavailable.',
 }
 
 const retryAfterHeader: Json = {
@@ -90,7 +91,8 @@ const LISTING_DESCRIPTION =
 const PARTNER_AUTH = [{ BearerAuth: [] }, { ApiKey: [] }]
 
 const IDEMPOTENCY_DESCRIPTION =
-  'Idempotency-Key is required (400 missing_idempotency_key): the same key with the same body within 24 hours replays the ' +
+  'Idempotency-Key is required (400 missing_idempotency_key without it, 400 invalid_idempotency_key when it is empty or ' +
+  'over 255 characters): the same key with the same body within 24 hours replays the ' +
   'first 201 with `Idempotent-Replayed: true`, and concurrent requests with one key create one merchant; the same key ' +
   'with another body is 409 idempotency_conflict. A refused request keeps nothing, so it may be corrected and retried ' +
   'with the same key.'
@@ -318,7 +320,7 @@ export function createOpenApiDocument(options: OpenApiOptions = {}): Record<stri
       responses: Object.fromEntries(
         Object.entries(ERROR_DESCRIPTIONS).map(([status, description]) => [
           `Error${status}`,
-          jsonResponse(description, ref('ErrorBody'), status === '429' ? { 'Retry-After': retryAfterHeader } : {}),
+          jsonResponse(description, ref('ErrorBody'), status === '429' || status === '503' ? { 'Retry-After': retryAfterHeader } : {}),
         ]),
       ),
       securitySchemes: {

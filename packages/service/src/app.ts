@@ -18,6 +18,7 @@ import { partnerPaymentRoutes } from './http/routes/partner-payments.ts'
 import { paymentListingRoutes } from './http/routes/payment-listing.ts'
 import { sandboxRoutes } from './http/routes/sandbox.ts'
 import { recordServedOperations } from './http/served-operations.ts'
+import { refuseUnstorableInput } from './http/storable-input.ts'
 import { listingCursors } from './listing/cursor.ts'
 import { statsCompactor } from './listing/rollups.ts'
 import { paymentListing } from './listing/service.ts'
@@ -165,6 +166,10 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
     clientErrorHandler: clientErrorHandler({ requestId: nextRequestId, log: () => app.log }),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
   })
+  // A client may half-close (send FIN) once its request is sent; Node's default then drops the answer,
+  // though the handler runs on and may create the payment. Answer it instead, then close. The property is
+  // http.Server's own, not in its type.
+  Object.assign(app.server, { httpAllowHalfOpen: true })
   // The API speaks JSON only; Fastify would otherwise hand a text/plain body to the handlers.
   app.removeContentTypeParser('text/plain')
   app.decorateRequest('principal', undefined)
@@ -182,6 +187,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
     else done()
   })
   installErrorHandling(app)
+  refuseUnstorableInput(app)
 
   const accounts = accountStore(db)
   const store = paymentStore(db)

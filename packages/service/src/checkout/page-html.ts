@@ -13,7 +13,7 @@ const embedJson = (value: unknown) =>
     .replace(/\u2028/g, '\\u2028')
     .replace(/\u2029/g, '\\u2029')
 
-function shell(input: { t: Strings; title: string; assets: CheckoutAssets; body: string; script: boolean }) {
+function shell(input: { t: Strings; title: string; assets: CheckoutAssets; body: string; script: boolean; reloadAfterSeconds?: number }) {
   const { t, assets } = input
   // Asset and API URLs are relative to the page, so the page works under any prefix a proxy gives it.
   return `<!doctype html>
@@ -23,7 +23,7 @@ function shell(input: { t: Strings; title: string; assets: CheckoutAssets; body:
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <meta name="robots" content="noindex">
-<title>${escapeHtml(input.title)}</title>
+${input.reloadAfterSeconds ? `<meta http-equiv="refresh" content="${input.reloadAfterSeconds}">\n` : ''}<title>${escapeHtml(input.title)}</title>
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="./assets/${assets.style.fileName}">
 ${input.script ? `<script type="module" src="./assets/${assets.script.fileName}"></script>\n` : ''}</head>
@@ -68,6 +68,19 @@ export function notFoundPageHtml(input: { assets: CheckoutAssets; t: Strings }):
     assets: input.assets,
     script: false,
     body: `<main aria-labelledby="not-found"><h1 class="heading" id="not-found">${escapeHtml(serverPages.notFoundTitle)}</h1><p>${escapeHtml(serverPages.notFoundBody)}</p></main>`,
+  })
+}
+
+/** The page while the service cannot read the payment (its database is restarting): it reloads itself. */
+export function unavailablePageHtml(input: { assets: CheckoutAssets; t: Strings; reloadAfterSeconds: number }): string {
+  const { t } = input
+  return shell({
+    t,
+    title: serverPages.unavailableTitle,
+    assets: input.assets,
+    script: false,
+    reloadAfterSeconds: input.reloadAfterSeconds,
+    body: `<main aria-labelledby="unavailable"><h1 class="heading" id="unavailable">${escapeHtml(serverPages.unavailableTitle)}</h1><p>${escapeHtml(serverPages.unavailableBody)}</p></main>`,
   })
 }
 

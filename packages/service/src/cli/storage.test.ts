@@ -2,7 +2,7 @@
 // processes exist, what survives a crash, and what the next start does about it.
 import { spawnSync } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
-import { chmod, mkdtemp, rm } from 'node:fs/promises'
+import { chmod, mkdtemp, rename, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -145,13 +145,55 @@ describe('till serve and its embedded PostgreSQL server', () => {
   )
 
   it(
-    'exits with an error, rather than failing every request, when its PostgreSQL server dies',
+    'restarts its PostgreSQL server when it dies, on the same throwaway data, and serves on in the same process',
     async () => {
       const till = await startTill(['--sandbox'])
-      const postmaster = descendants(till.pid).find((pid) => commandOf(pid)[0]?.endsWith('/postgres'))
-      process.kill(postmaster!, 'SIGKILL')
+      try {
+        const paymentId = await createPayment(till.ready)
+        const postmaster = descendants(till.pid).find((pid) => commandOf(pid)[0]?.endsWith('/postgres'))
+        const dataDir = commandOf(postmaster!)[2]!
+        process.kill(postmaster!, 'SIGKILL')
+        await expect
+          .poll(() => descendants(till.pid).find((pid) => pid !== postmaster && commandOf(pid)[0]?.endsWith('/postgres')), {
+            timeout: 30_000,
+            interval: 50,
+          })
+          .toBeDefined()
+        // The payment made before the crash is still there: the temporary data outlived its server.
+        await expect
+          .poll(
+            async () => {
+              const status = await fetch(`${String(till.ready.baseUrl)}/v1/payments/${paymentId}/status`, {
+                headers: headersOf(till.ready),
+              })
+              return status.status
+            },
+            { timeout: 10_000, interval: 50 },
+          )
+          .toBe(200)
+        expect(isAlive(till.pid)).toBe(true)
+        expect(till.stderr()).toMatch(/restarting it on the same data \(restart 1 of at most 5 within 10 minutes\)/)
+        expect(till.stderr()).toMatch(/the embedded PostgreSQL server is running again/)
+        expect(readdirSync(dataDir)).toContain('PG_VERSION')
+      } finally {
+        expect(await till.stop()).toBe(0)
+      }
+    },
+    PROCESS_TEST_TIMEOUT,
+  )
+
+  it(
+    "exits 1 with its own message and the server's log when its PostgreSQL server dies and cannot be restarted",
+    async () => {
+      const dataDir = join(root, 'unrecoverable')
+      const till = await startTill(['--sandbox', '--data-dir', dataDir])
+      // Without its control file the cluster cannot start again.
+      await rename(join(dataDir, 'postgres', 'global', 'pg_control'), join(root, 'pg_control.moved'))
+      process.kill(postmasterOf(dataDir), 'SIGKILL')
       expect(await till.exited()).toBe(1)
-      expect(till.stderr()).toMatch(/the embedded PostgreSQL server stopped: it exited unexpectedly/)
+      expect(till.stderr()).toMatch(/the embedded PostgreSQL server stopped, and Till stops with it: it exited unexpectedly/)
+      expect(till.stderr()).toMatch(/Restarting it failed: The embedded PostgreSQL server did not start[\s\S]*pg_control/)
+      expect(till.stderr()).not.toMatch(/Uncaught|unhandled/i)
     },
     PROCESS_TEST_TIMEOUT,
   )

@@ -143,6 +143,8 @@ async function openCheckout(ready: TillReadyLine) {
   return { paymentId: String(created.body.paymentId), token: embeddedData(await page.text()).token }
 }
 
+const checkoutUrlOf = (ready: TillReadyLine) => String(ready.checkoutUrl)
+
 /** The page's long-poll: answers when the payment is no longer pending, or after 20 s. */
 function longPoll(ready: TillReadyLine, checkout: { paymentId: string; token: string }) {
   return call(ready, `/checkout/api/payments/${checkout.paymentId}/status?after=pending&waitMs=20000`, {
@@ -229,6 +231,11 @@ describe('till serve while its PostgreSQL server is killed and restarted under l
         expect(ended.status).toBe(503)
         expect(ErrorBody.parse(ended.body).code).toBe('service_unavailable')
         expect(Number(ended.headers.get('retry-after'))).toBeGreaterThanOrEqual(1)
+        // A buyer opening the checkout page meanwhile gets a page that reloads itself, not the API's JSON.
+        const page = await fetch(`${checkoutUrlOf(till.ready)}/${checkout.paymentId}`)
+        expect(page.status).toBe(503)
+        expect(page.headers.get('content-type')).toMatch(/^text\/html/)
+        expect(await page.text()).toMatch(/<meta http-equiv="refresh" content="\d+">[\s\S]*Checkout is briefly unavailable/)
 
         // Up again, on the same port: creates succeed within 5 s of the server accepting connections.
         server = await startEmbeddedServer({ dataDir, port: server.port, restarts: { max: 0, withinMs: 60_000 } })

@@ -3,7 +3,7 @@
 import { once } from 'node:events'
 import { ErrorBody } from '@till/contract'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { createAccount, useTestApp } from '../../test/fixtures.ts'
+import { createAccount, createBody, useTestApp } from '../../test/fixtures.ts'
 import { createCheckoutPayment } from '../../test/checkout-fixtures.ts'
 import { exchange, parseResponses, portOf, rawConnection, type RawResponse } from './raw-http.test-helper.ts'
 
@@ -167,5 +167,26 @@ describe('a request that arrives while the service closes', () => {
     await closed
     expectSpecError(response, 503, 'service_unavailable')
     expect(response?.headers.connection).toBe('close')
+    expect(response?.headers['retry-after']).toBe('1')
+  })
+})
+
+describe('a client that half-closes its connection after the request', () => {
+  it('gets its answer, and the payment is made once, as without the half-close', async () => {
+    const account = await createAccount(ctx.tdb.db)
+    const body = JSON.stringify(createBody({ referenceId: 'half-closed-1' }))
+    const connection = await rawConnection(port)
+    connection.write(
+      `POST /v1/merchant/payment HTTP/1.1\r\nHost: till.test\r\nApi-Key: ${account.apiKey}\r\nMerchant-Id: ${account.merchantId}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    )
+    // FIN: the client sends nothing more, and still reads the answer (a create waits on the database).
+    connection.socket.end()
+    const [response, ...more] = parseResponses(await connection.closed)
+    expect(more).toEqual([])
+    expect(response?.status).toBe(201)
+    const { paymentId } = JSON.parse(response?.body ?? '{}') as { paymentId: string }
+    const rows = await ctx.tdb.db.query<{ id: string }>('SELECT id FROM payments WHERE reference_id = $1', ['half-closed-1'])
+    expect(rows).toEqual([{ id: paymentId }])
   })
 })

@@ -20,7 +20,8 @@ export function keepRunning(input: {
 }) {
   const now = input.now ?? Date.now
   const { max, withinMs } = input.policy
-  const window = withinMs % 60_000 === 0 ? `${withinMs / 60_000} minutes` : `${withinMs / 1000} s`
+  const minutes = withinMs / 60_000
+  const window = Number.isInteger(minutes) ? `${minutes} minute${minutes === 1 ? '' : 's'}` : `${withinMs / 1000} s`
   const restarts: number[] = []
   let current = input.first
   let stopping = false

@@ -4,8 +4,15 @@ import { en } from '@till/checkout-page/strings'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { sessionFor, type CheckoutDeps } from '../../checkout/context.ts'
 import { embeddingOf } from '../../checkout/embedded.ts'
-import { checkoutPageHtml, integrationErrorPageHtml, notFoundPageHtml, walletLinkPageHtml } from '../../checkout/page-html.ts'
-import { ApiError } from '../../errors.ts'
+import {
+  checkoutPageHtml,
+  integrationErrorPageHtml,
+  notFoundPageHtml,
+  unavailablePageHtml,
+  walletLinkPageHtml,
+} from '../../checkout/page-html.ts'
+import { DatabaseUnavailable } from '../../db/port.ts'
+import { ApiError, databaseUnavailable } from '../../errors.ts'
 
 const acceptsGzip = (request: FastifyRequest) => /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''))
 
@@ -50,9 +57,17 @@ export function checkoutPageRoutes(app: FastifyInstance, deps: CheckoutDeps) {
     if (embedding.mode === 'invalid') {
       return sendHtml(request, reply, 400, integrationErrorPageHtml({ assets: deps.assets, t: en, problems: embedding.problems }))
     }
-    const payment = await deps.payments.readForCheckout(paymentId)
-    const session = payment && (await sessionFor(deps, payment, embedding.mode === 'embedded' ? embedding : undefined))
-    if (!payment || !session) return sendHtml(request, reply, 404, notFoundPageHtml({ assets: deps.assets, t: en }))
-    return sendHtml(request, reply, 200, checkoutPageHtml({ session, token: deps.tokens.issue(payment.id), assets: deps.assets, t: en }))
+    try {
+      const payment = await deps.payments.readForCheckout(paymentId)
+      const session = payment && (await sessionFor(deps, payment, embedding.mode === 'embedded' ? embedding : undefined))
+      if (!payment || !session) return sendHtml(request, reply, 404, notFoundPageHtml({ assets: deps.assets, t: en }))
+      return sendHtml(request, reply, 200, checkoutPageHtml({ session, token: deps.tokens.issue(payment.id), assets: deps.assets, t: en }))
+    } catch (error) {
+      if (!(error instanceof DatabaseUnavailable)) throw error
+      // A buyer gets a page that tries again by itself, not the API's JSON.
+      const { retryAfterSeconds } = databaseUnavailable()
+      reply.header('Retry-After', String(retryAfterSeconds))
+      return sendHtml(request, reply, 503, unavailablePageHtml({ assets: deps.assets, t: en, reloadAfterSeconds: retryAfterSeconds + 3 }))
+    }
   })
 }

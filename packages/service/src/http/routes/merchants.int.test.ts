@@ -92,14 +92,19 @@ describe('POST /v1/merchants', () => {
 })
 
 describe('Idempotency-Key on POST /v1/merchants', () => {
-  it('is required, 1 to 255 characters', async () => {
-    for (const key of [undefined, '', 'k'.repeat(256)]) {
+  it('is required (missing_idempotency_key), and 1 to 255 characters (invalid_idempotency_key)', async () => {
+    for (const [key, code, message] of [
+      [undefined, 'missing_idempotency_key', 'Required header'],
+      ['', 'invalid_idempotency_key', 'must not be empty'],
+      ['k'.repeat(256), 'invalid_idempotency_key', 'must be at most 255 characters long'],
+    ] as const) {
       const response = await create(body, { 'idempotency-key': key })
       expect(response.statusCode).toBe(400)
       const error = ErrorBody.parse(response.json())
-      expect(error.code).toBe('missing_idempotency_key')
-      expect(error.issues?.[0]?.field).toBe('Idempotency-Key')
+      expect(error.code).toBe(code)
+      expect(error.issues).toEqual([{ field: 'Idempotency-Key', message }])
     }
+    expect(await merchantCount()).toBe(1)
     expect((await create(body, { 'idempotency-key': 'k'.repeat(255) })).statusCode).toBe(201)
   })
 

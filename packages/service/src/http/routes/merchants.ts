@@ -24,18 +24,21 @@ declare module 'fastify' {
 const MAX_IDEMPOTENCY_KEY_LENGTH = 255
 
 function idempotencyKeyOf(value: string | undefined): string {
-  if (value === undefined || value.length === 0 || value.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
+  if (value === undefined) {
     throw new ApiError(
       'missing_idempotency_key',
-      `The ${IDEMPOTENCY_KEY_HEADER} header is required: a unique value of 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters per creation request.`,
+      `The ${IDEMPOTENCY_KEY_HEADER} header is required: a unique value per creation request.`,
       {
-        issues: [
-          {
-            field: IDEMPOTENCY_KEY_HEADER,
-            message: value === undefined || value.length === 0 ? 'Required header' : 'must be at most 255 characters long',
-          },
-        ],
+        issues: [{ field: IDEMPOTENCY_KEY_HEADER, message: 'Required header' }],
       },
+    )
+  }
+  if (value.length === 0 || value.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
+    const message = value.length === 0 ? 'must not be empty' : `must be at most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters long`
+    throw new ApiError(
+      'invalid_idempotency_key',
+      `The ${IDEMPOTENCY_KEY_HEADER} header ${message}: send a unique value of 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters.`,
+      { issues: [{ field: IDEMPOTENCY_KEY_HEADER, message }] },
     )
   }
   return value
