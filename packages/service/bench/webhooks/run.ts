@@ -11,6 +11,7 @@ import { Agent, request } from 'undici'
 import { createApp } from '../../src/app.ts'
 import { openDatabase } from '../../src/db/open.ts'
 import { randomToken } from '../../src/domain/ids.ts'
+import { DISPATCH_IN_FLIGHT } from '../../src/webhooks/dispatcher.ts'
 import { webhookSender } from '../../src/webhooks/sender.ts'
 import { accountStore } from '../../src/store/accounts.ts'
 import { RECEIVER_HOST } from '../../test/webhook-receiver.ts'
@@ -24,8 +25,8 @@ function positiveInteger(name: string, fallback: number, max: number): number {
 
 const CHANGES = positiveInteger('BENCH_WEBHOOK_CHANGES', 200, 10_000)
 const EVENTS = positiveInteger('BENCH_WEBHOOK_EVENTS', 5_000, 100_000)
-/** As many POSTs in flight as the dispatcher's batch, so the baselines are like for like. */
-const IN_FLIGHT = 100
+/** As many POSTs in flight as the dispatcher has, so the baselines are like for like. */
+const IN_FLIGHT = DISPATCH_IN_FLIGHT
 /** No figure is worth more than this wait: a delivery that has not come by then is a failure. */
 const DELIVERY_TIMEOUT_MS = 120_000
 const LATENCY_GOAL_MS = 250
