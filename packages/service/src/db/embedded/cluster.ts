@@ -1,11 +1,14 @@
-import { spawn, type ChildProcess } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { chown, mkdir, open, readFile, rm, writeFile } from 'node:fs/promises'
+import { chown, mkdir, open, rm, writeFile } from 'node:fs/promises'
 import net from 'node:net'
 import { basename, join } from 'node:path'
 import { setTimeout as delay } from 'node:timers/promises'
 import type { ServerAccount } from './account.ts'
 import { SUPERVISOR_SCRIPT, type PostgresPrograms } from './binaries.ts'
+import { logTail, type RunningCluster, supervised, waitUntilReady } from './supervised.ts'
+
+export type { RunningCluster } from './supervised.ts'
 
 /** The role Till connects as: the cluster's superuser, created by initdb. */
 export const ROLE = 'till'
@@ -33,18 +36,6 @@ export type ClusterOptions = {
   port?: number
 }
 
-export type RunningCluster = {
-  port: number
-  /** A connection URL for `database` on this server. */
-  url(database: string): string
-  /** Settles with a reason when the server stops without stop() having been called. */
-  exited: Promise<string>
-  /** Asks for a fast shutdown and waits until the server and its supervisor are gone. */
-  stop(): Promise<void>
-}
-
-const READY_TIMEOUT_MS = 30_000
-const STOP_TIMEOUT_MS = 10_000
 const PORT_ATTEMPTS = 3
 // A restart on the same port and data may find what the crashed server left: its port not yet released,
 // its shared memory still held by backends that have not yet noticed they are orphans.
@@ -84,13 +75,6 @@ function serverEnv(): NodeJS.ProcessEnv {
 
 function asAccount(account: ServerAccount | undefined) {
   return account ? { uid: account.uid, gid: account.gid } : {}
-}
-
-/** The end of the server's log, for an error message; a throwaway log is removed once read. */
-async function logTail(file: string, options: Pick<ClusterOptions, 'removeOnExit'>): Promise<string> {
-  const text = await readFile(file, 'utf8').catch(() => '')
-  if (options.removeOnExit) await rm(file, { force: true })
-  return text.trim().split('\n').slice(-30).join('\n') || '(the server wrote no log)'
 }
 
 /** Creates the cluster in `dataDir` with the role `till` and its password, unless one is there. */
@@ -190,7 +174,7 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
       },
     )
     await log.close()
-    const running = supervised(supervisor, port, options)
+    const running = supervised(supervisor, port, { ...options, role: ROLE })
     try {
       await waitUntilReady(supervisor, options.dataDir)
       running.started()
@@ -207,60 +191,5 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
         `The embedded PostgreSQL server did not start: ${(error as Error).message}\n--- its log (${options.logFile}) ---\n${tail}`,
       )
     }
-  }
-}
-
-function supervised(supervisor: ChildProcess, port: number, options: ClusterOptions) {
-  let stopping = false
-  let started = false
-  const gone = new Promise<void>((resolve) => supervisor.once('exit', () => resolve()))
-  // Only a server that was up can exit "unexpectedly"; a failed start is startCluster's to report.
-  const exited = new Promise<string>((resolve) => {
-    void gone.then(async () => {
-      if (started && !stopping) resolve(`it exited unexpectedly. Its log:\n${await logTail(options.logFile, options)}`)
-    })
-  })
-  // Neither the process nor the pipe may keep Till's event loop alive: whatever ends Till ends the server.
-  supervisor.unref()
-  ;(supervisor.stdin as net.Socket | null)?.unref()
-  supervisor.stdin?.on('error', () => {})
-  const running: RunningCluster & { started(): void } = {
-    started: () => {
-      started = true
-    },
-    port,
-    url: (database) => `postgres://${ROLE}:${encodeURIComponent(options.password)}@127.0.0.1:${port}/${encodeURIComponent(database)}`,
-    exited,
-    async stop() {
-      stopping = true
-      // Waiting for it must keep this process alive, which the unref above would not.
-      supervisor.ref()
-      supervisor.stdin?.end()
-      const timeout = delay(STOP_TIMEOUT_MS, 'timeout' as const, { ref: false })
-      if ((await Promise.race([gone.then(() => 'gone' as const), timeout])) === 'timeout' && supervisor.pid) {
-        // The whole group: the supervisor, the server and whatever the server started.
-        process.kill(-supervisor.pid, 'SIGKILL')
-        await gone
-      }
-    },
-  }
-  return running
-}
-
-/**
- * PostgreSQL writes "ready" as the status line of postmaster.pid once it accepts connections: reading a
- * file is cheaper than a trial connection with its password exchange, and Till connects right after.
- */
-async function waitUntilReady(supervisor: ChildProcess, dataDir: string): Promise<void> {
-  const deadline = Date.now() + READY_TIMEOUT_MS
-  let spawnError: Error | undefined
-  supervisor.once('error', (error) => (spawnError = error))
-  for (;;) {
-    if (spawnError) throw spawnError
-    if (supervisor.exitCode !== null || supervisor.signalCode !== null) throw new Error('the server exited')
-    const status = (await readFile(join(dataDir, 'postmaster.pid'), 'utf8').catch(() => '')).split('\n')[7]
-    if (status?.trim() === 'ready') return
-    if (Date.now() > deadline) throw new Error(`it did not accept connections within ${READY_TIMEOUT_MS / 1000} s`)
-    await delay(10)
   }
 }
