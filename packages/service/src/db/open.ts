@@ -1,4 +1,4 @@
-import { startEmbeddedServer, type EmbeddedServer, type EmbeddedServerOptions } from './embedded/server.ts'
+import { startEmbeddedServer, type EmbeddedServer } from './embedded/server.ts'
 import { migrate } from './migrate.ts'
 import type { Database } from './port.ts'
 import { openPostgres, type OutageEvent } from './postgres.ts'
@@ -18,14 +18,10 @@ export type OpenedDatabase = Database & {
 }
 
 /** Opens the configured storage, starting the embedded server if that is the choice, and migrates it. */
-export async function openDatabase(
-  config: StorageConfig,
-  log?: (message: string) => void,
-  options: Pick<EmbeddedServerOptions, 'restarts'> = {},
-): Promise<OpenedDatabase> {
+export async function openDatabase(config: StorageConfig, log?: (message: string) => void): Promise<OpenedDatabase> {
   const server: EmbeddedServer | undefined = config.databaseUrl
     ? undefined
-    : await startEmbeddedServer({ dataDir: config.dataDir, ...options, ...(log ? { log } : {}) })
+    : await startEmbeddedServer({ dataDir: config.dataDir, ...(log ? { log } : {}) })
   let db: Database
   try {
     db = await openPostgres({ url: server?.url() ?? String(config.databaseUrl), ...(log ? { onOutage: logOutage(log) } : {}) })

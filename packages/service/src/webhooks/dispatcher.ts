@@ -30,8 +30,6 @@ export type DispatcherOptions = {
   leaseMs?: number
   /** Jitter source: the delay after failure n is the schedule's ± 10 %. */
   random?: () => number
-  /** Waits between tries to record an attempt while the database is away (tests: none). */
-  recordRetryDelaysMs?: readonly number[]
 }
 
 /** When the next attempt is due after `failures` failed ones, or undefined when the schedule is spent. */
@@ -46,7 +44,6 @@ export function nextAttemptAt(now: Date, failures: number, random: () => number 
 // longer than an attempt can take, so a delivery cut off by a crash is retried 15 s later. Measured
 // (bench/webhooks, the crash test): one delivery per claim halved a backlog's throughput, since the claim
 // is most of the database's work; batches of 100 repeated half again as many deliveries per crash.
-
 const DISPATCH_WORKERS = 4
 const DISPATCH_BATCH = 4
 /** The most attempts one instance has in flight, and so the most a crash of it can repeat. */
@@ -56,9 +53,9 @@ const DEFAULT_LEASE_MS = ATTEMPT_TIMEOUT_MS + 5_000
 const RECORD_RETRY_DELAYS_MS = [100, 200, 400, 800, 1_600]
 
 /**
- * Sends what the outbox holds: workers claim due deliveries one at a time (SKIP LOCKED, so instances share
- * the work and never send one attempt twice), sign and POST each, and record the attempt and what follows it
- * before claiming the next. Woken by the outbox trigger's NOTIFY, and by a timer for retries and for
+ * Sends what the outbox holds: workers claim due deliveries in small batches (SKIP LOCKED, so instances
+ * share the work and never send one attempt twice), sign and POST each, and record each attempt and what
+ * follows it before claiming more. Woken by the outbox trigger's NOTIFY, and by a timer for retries and for
  * notifications missed while disconnected.
  */
 export function webhookDispatcher(options: DispatcherOptions) {
@@ -67,7 +64,6 @@ export function webhookDispatcher(options: DispatcherOptions) {
   const batchSize = options.batchSize ?? DISPATCH_BATCH
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS
   const random = options.random ?? Math.random
-  const recordRetryDelays = options.recordRetryDelaysMs ?? RECORD_RETRY_DELAYS_MS
 
   function secretsOf(delivery: ClaimedDelivery, now: Date): string[] {
     const { endpoint } = delivery
@@ -124,7 +120,7 @@ export function webhookDispatcher(options: DispatcherOptions) {
    * recorded is made again once the lease ends.
    */
   async function record(delivery: ClaimedDelivery, made: AttemptRecord, outcome: AttemptOutcome): Promise<void> {
-    for (const wait of [...recordRetryDelays, undefined]) {
+    for (const wait of [...RECORD_RETRY_DELAYS_MS, undefined]) {
       try {
         return await deliveries.record(delivery, made, outcome)
       } catch (error) {
