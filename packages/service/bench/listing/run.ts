@@ -20,7 +20,8 @@ const PAGE = 50
 
 const log = (line: string) => process.stderr.write(`${line}\n`)
 const now = new Date()
-const db = await openDatabase({})
+// The seed's bulk statements take longer than a request's statement may.
+const db = await openDatabase({}, undefined, { queryTimeoutMs: 0 })
 try {
   await migrate(db)
   const seedStart = performance.now()

@@ -1,7 +1,7 @@
 import { startEmbeddedServer, type EmbeddedServer } from './embedded/server.ts'
 import { migrate } from './migrate.ts'
 import type { Database } from './port.ts'
-import { openPostgres, type OutageEvent } from './postgres.ts'
+import { openPostgres, type OutageEvent, type PostgresOptions } from './postgres.ts'
 
 /**
  * Where Till keeps its data: an embedded PostgreSQL server in a temporary directory (neither field), the
@@ -17,14 +17,21 @@ export type OpenedDatabase = Database & {
   serverExited: Promise<string>
 }
 
-/** Opens the configured storage, starting the embedded server if that is the choice, and migrates it. */
-export async function openDatabase(config: StorageConfig, log?: (message: string) => void): Promise<OpenedDatabase> {
+/**
+ * Opens the configured storage, starting the embedded server if that is the choice, and migrates it.
+ * `tuning` lifts the statement deadline for bulk work (the listing bench's seed).
+ */
+export async function openDatabase(
+  config: StorageConfig,
+  log?: (message: string) => void,
+  tuning: Pick<PostgresOptions, 'queryTimeoutMs'> = {},
+): Promise<OpenedDatabase> {
   const server: EmbeddedServer | undefined = config.databaseUrl
     ? undefined
     : await startEmbeddedServer({ dataDir: config.dataDir, ...(log ? { log } : {}) })
   let db: Database
   try {
-    db = await openPostgres({ url: server?.url() ?? String(config.databaseUrl), ...(log ? { onOutage: logOutage(log) } : {}) })
+    db = await openPostgres({ url: server?.url() ?? String(config.databaseUrl), ...tuning, ...(log ? { onOutage: logOutage(log) } : {}) })
   } catch (error) {
     await server?.stop()
     throw error
