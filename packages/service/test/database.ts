@@ -24,7 +24,8 @@ function serverUrl(): string {
   return servers[(Math.max(worker, 1) - 1) % servers.length] as string
 }
 
-async function onServer<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+/** Runs `work` on a connection of its own to `url`, closed afterwards. */
+export async function onServer<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url })
   await client.connect()
   try {

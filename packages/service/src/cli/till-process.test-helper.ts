@@ -1,7 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { TillReadyLine } from '@till/contract'
+import { afterAll, beforeAll } from 'vitest'
 
 const TILL = fileURLToPath(new URL('../../bin/till.mjs', import.meta.url))
 
@@ -71,5 +75,39 @@ export async function startTill(
     },
     kill: (signal) => child.kill(signal),
     exited: async () => (await exited)[0],
+  }
+}
+
+export type ServedTill = RunningTill & { gone: () => boolean }
+
+/**
+ * `till serve --sandbox` processes for one test file, in a directory of their own that PostgreSQL (run as
+ * the postgres user under root) can pass through, each trusting `ca` as a merchant's endpoint would be
+ * trusted in production (NODE_EXTRA_CA_CERTS); all are killed and the directory removed after the file.
+ */
+export function useTillProcesses(options: { prefix: string; ca: () => string }) {
+  let root = ''
+  let caFile = ''
+  const running: RunningTill[] = []
+  beforeAll(async () => {
+    root = await mkdtemp(join(tmpdir(), options.prefix))
+    await chmod(root, 0o711)
+    caFile = join(root, 'ca.pem')
+    await writeFile(caFile, options.ca())
+  })
+  afterAll(async () => {
+    for (const till of running) till.kill('SIGKILL')
+    await Promise.all(running.map((till) => till.exited()))
+    await rm(root, { recursive: true, force: true })
+  })
+  return {
+    root: () => root,
+    async serve(args: string[]): Promise<ServedTill> {
+      const till = await startTill(['--sandbox', ...args], { NODE_EXTRA_CA_CERTS: caFile })
+      running.push(till)
+      let gone = false
+      void till.exited().then(() => (gone = true))
+      return Object.assign(till, { gone: () => gone })
+    },
   }
 }

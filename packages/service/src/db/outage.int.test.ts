@@ -2,16 +2,15 @@
 // merchant's backend creates payments, three times, for Till's embedded server (Till restarts it) and for an
 // external one behind --database-url (the operator restarts it). Till stays up, answers 503 meanwhile,
 // recovers by itself, and loses or doubles no payment.
-import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { setTimeout as pace } from 'node:timers/promises'
 import { ErrorBody, type TillReadyLine, WebhookEvent } from '@till/contract'
-import pg from 'pg'
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { afterAll, describe, expect, it, vi } from 'vitest'
 import { embeddedData } from '../../test/checkout-fixtures.ts'
+import { onServer } from '../../test/database.ts'
 import { RECEIVER_HOST, startWebhookReceiver } from '../../test/webhook-receiver.ts'
-import { type RunningTill, startTill } from '../cli/till-process.test-helper.ts'
+import { type ServedTill, useTillProcesses } from '../cli/till-process.test-helper.ts'
 import { isAlive } from './embedded/processes.ts'
 import { type EmbeddedServer, startEmbeddedServer } from './embedded/server.ts'
 
@@ -86,43 +85,13 @@ async function postmaster(dataDir: string) {
   return { pid: Number(lines[0]), port: Number(lines[3]), state: lines[7]?.trim() }
 }
 
-async function onDatabase<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url })
-  await client.connect()
-  try {
-    return await work(client)
-  } finally {
-    await client.end()
-  }
-}
-
-let root: string
-let caFile: string
 const receiver = await startWebhookReceiver()
-const running: RunningTill[] = []
+const tills = useTillProcesses({ prefix: 'till-outage-', ca: () => receiver.ca })
 const servers: EmbeddedServer[] = []
-beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), 'till-outage-'))
-  // As root, PostgreSQL runs as the postgres user, who must be able to pass through.
-  await chmod(root, 0o711)
-  caFile = join(root, 'receiver-ca.pem')
-  await writeFile(caFile, receiver.ca)
-})
 afterAll(async () => {
-  for (const till of running) till.kill('SIGKILL')
-  await Promise.all(running.map((till) => till.exited()))
   await Promise.all(servers.map((server) => server.stop()))
   await receiver.close()
-  await rm(root, { recursive: true, force: true })
 })
-
-async function serve(args: string[]): Promise<RunningTill & { gone: () => boolean }> {
-  const till = await startTill(['--sandbox', ...args], { NODE_EXTRA_CA_CERTS: caFile })
-  running.push(till)
-  let gone = false
-  void till.exited().then(() => (gone = true))
-  return Object.assign(till, { gone: () => gone })
-}
 
 async function call(ready: TillReadyLine, path: string, init: { payload?: unknown; headers?: Record<string, string> } = {}) {
   const response = await fetch(`${String(ready.baseUrl)}${path}`, {
@@ -152,12 +121,22 @@ function longPoll(ready: TillReadyLine, checkout: { paymentId: string; token: st
   })
 }
 
+/** A Till with a merchant's webhook endpoint, and a merchant's backend creating payments on it without let-up. */
+async function tillUnderLoad(args: string[]) {
+  const till = await tills.serve(args)
+  const endpoint = await call(till.ready, '/v1/webhook-endpoints', {
+    payload: { url: receiver.url().replace(RECEIVER_HOST, '127.0.0.1') },
+  })
+  expect(endpoint.status).toBe(201)
+  return { till, load: createLoad(till.ready) }
+}
+
 /** After the restarts: notifications, the long-poll and the webhook dispatcher work again; nothing was lost or doubled. */
-async function expectRecovered(till: RunningTill & { gone: () => boolean }, load: ReturnType<typeof createLoad>, databaseUrl: string) {
+async function expectRecovered(till: ServedTill, load: ReturnType<typeof createLoad>, databaseUrl: string) {
   // Both LISTEN connections are back: other instances' changes reach this one again.
   await vi.waitFor(
     async () => {
-      const listening = await onDatabase(databaseUrl, (client) =>
+      const listening = await onServer(databaseUrl, (client) =>
         client.query<{ query: string }>("SELECT query FROM pg_stat_activity WHERE query LIKE 'LISTEN %' ORDER BY query"),
       )
       expect(listening.rows.map((row) => row.query)).toEqual(['LISTEN "till_payment_status"', 'LISTEN "till_webhooks"'])
@@ -181,7 +160,7 @@ async function expectRecovered(till: RunningTill & { gone: () => boolean }, load
   await load.stop()
   expect(load.outcomes.filter((outcome) => outcome.problem !== undefined)).toEqual([])
   const acknowledged = load.outcomes.flatMap((outcome) => (outcome.paymentId ? [outcome.paymentId] : []))
-  const { stored, doubled } = await onDatabase(databaseUrl, async (client) => ({
+  const { stored, doubled } = await onServer(databaseUrl, async (client) => ({
     stored: (await client.query<{ id: string }>('SELECT id FROM payments WHERE id = ANY($1)', [acknowledged])).rows.length,
     doubled: (
       await client.query(
@@ -201,17 +180,12 @@ describe('till serve while its PostgreSQL server is killed and restarted under l
   it(
     'on an external server: answers 503 while it is down, and serves again as soon as the operator restarts it',
     async () => {
-      const dataDir = join(root, 'external')
+      const dataDir = join(tills.root(), 'external')
       // The operator's server: Till's own embedded binaries, started by the test and never restarted for it.
       let server = await startEmbeddedServer({ dataDir, restarts: { max: 0, withinMs: 60_000 } })
       servers.push(server)
       const url = server.url()
-      const till = await serve(['--database-url', url])
-      const endpoint = await call(till.ready, '/v1/webhook-endpoints', {
-        payload: { url: receiver.url().replace(RECEIVER_HOST, '127.0.0.1') },
-      })
-      expect(endpoint.status).toBe(201)
-      const load = createLoad(till.ready)
+      const { till, load } = await tillUnderLoad(['--database-url', url])
       const recoveries: number[] = []
       for (let kill = 1; kill <= KILLS; kill++) {
         await vi.waitFor(() => expect(load.succeededAfter(performance.now() - 1_000)).toBeDefined(), { timeout: 10_000, interval: 20 })
@@ -257,13 +231,8 @@ describe('till serve while its PostgreSQL server is killed and restarted under l
   it(
     'on its embedded server: restarts it on the same data, and serves on in the same process',
     async () => {
-      const dataDir = join(root, 'embedded')
-      const till = await serve(['--data-dir', dataDir])
-      const endpoint = await call(till.ready, '/v1/webhook-endpoints', {
-        payload: { url: receiver.url().replace(RECEIVER_HOST, '127.0.0.1') },
-      })
-      expect(endpoint.status).toBe(201)
-      const load = createLoad(till.ready)
+      const dataDir = join(tills.root(), 'embedded')
+      const { till, load } = await tillUnderLoad(['--data-dir', dataDir])
       const recoveries: number[] = []
       for (let kill = 1; kill <= KILLS; kill++) {
         await vi.waitFor(() => expect(load.succeededAfter(performance.now() - 1_000)).toBeDefined(), { timeout: 10_000, interval: 20 })

@@ -2,16 +2,14 @@
 // that is down, fails, or hangs for a while (a dispatcher run by hand on the test clock), and a `till serve`
 // killed with SIGKILL while its deliveries are in flight (the real CLI on its default embedded engine).
 // Two dispatching instances and bad signatures are covered in delivery.int.test.ts and packages/express.
-import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type TillReadyLine, WebhookDeliveryList, WebhookEndpointWithSecret, WebhookEvent } from '@till/contract'
 import { Webhook } from 'standardwebhooks'
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { type Account, createAccount, createBody } from '../../test/fixtures.ts'
 import { handDispatcher, registerEndpoint, sandboxPayment, useWebhookApp } from '../../test/webhook-fixtures.ts'
 import { RECEIVER_HOST, startWebhookReceiver } from '../../test/webhook-receiver.ts'
-import { type RunningTill, startTill } from '../cli/till-process.test-helper.ts'
+import { useTillProcesses } from '../cli/till-process.test-helper.ts'
 import { DISPATCH_IN_FLIGHT } from './dispatcher.ts'
 import { webhookSender } from './sender.ts'
 
@@ -109,28 +107,8 @@ describe('an endpoint that is down, fails and hangs before it answers', () => {
 const PROCESS_TEST_TIMEOUT = 120_000
 
 describe('till serve killed with SIGKILL while deliveries are in flight', () => {
-  let root: string
-  let caFile: string
-  const running: RunningTill[] = []
-  beforeAll(async () => {
-    root = await mkdtemp(join(tmpdir(), 'till-webhooks-'))
-    // As root, Till runs PostgreSQL as the postgres user, who must be able to pass through.
-    await chmod(root, 0o711)
-    // The child trusts the receiver as a merchant's endpoint would be trusted in production: NODE_EXTRA_CA_CERTS.
-    caFile = join(root, 'receiver-ca.pem')
-    await writeFile(caFile, receiver.ca)
-  })
-  afterAll(async () => {
-    for (const till of running) till.kill('SIGKILL')
-    await Promise.all(running.map((till) => till.exited()))
-    await rm(root, { recursive: true, force: true })
-  })
-
-  async function serve(dataDir: string): Promise<RunningTill> {
-    const till = await startTill(['--sandbox', '--data-dir', dataDir], { NODE_EXTRA_CA_CERTS: caFile })
-    running.push(till)
-    return till
-  }
+  const tills = useTillProcesses({ prefix: 'till-webhooks-', ca: () => receiver.ca })
+  const serve = (dataDir: string) => tills.serve(['--data-dir', dataDir])
 
   async function call(ready: TillReadyLine, path: string, payload?: unknown) {
     const response = await fetch(`${String(ready.baseUrl)}${path}`, {
@@ -146,7 +124,7 @@ describe('till serve killed with SIGKILL while deliveries are in flight', () => 
   it(
     'sends, after a restart, the event of a change committed before the kill and never attempted',
     async () => {
-      const dataDir = join(root, 'data')
+      const dataDir = join(tills.root(), 'data')
       const first = await serve(dataDir)
       // The child resolves names with the real DNS: the receiver is reached at its IP, which its certificate names.
       const url = receiver.url().replace(RECEIVER_HOST, '127.0.0.1')
@@ -189,7 +167,7 @@ describe('till serve killed with SIGKILL while deliveries are in flight', () => 
   it(
     'repeats after each crash at most the attempts in flight, and leases them only for an attempt and a margin',
     async () => {
-      const dataDir = join(root, 'crashes')
+      const dataDir = join(tills.root(), 'crashes')
       let till = await serve(dataDir)
       const url = receiver.url().replace(RECEIVER_HOST, '127.0.0.1')
       const { endpoint } = WebhookEndpointWithSecret.parse(await call(till.ready, '/v1/webhook-endpoints', { url }))
