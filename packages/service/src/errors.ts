@@ -37,10 +37,13 @@ export class ApiError extends Error {
   }
 }
 
+/** How long a client should wait before it sends again a request the database could not serve. */
+export const DATABASE_RETRY_AFTER_SECONDS = 2
+
 /** The database is down or restarting: the request may be sent again as it was. */
 export const databaseUnavailable = () =>
   new ApiError('service_unavailable', 'The database is unavailable right now; send the same request again shortly.', {
-    retryAfterSeconds: 2,
+    retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS,
   })
 
 export const paymentNotFound = (id: string) => new ApiError('payment_not_found', `No payment ${id}.`)

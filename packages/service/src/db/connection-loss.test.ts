@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { asDatabaseError, isConnectionLoss } from './connection-loss.ts'
+import { asDatabaseError, isConnectionLoss, isOverload } from './connection-loss.ts'
 import { DatabaseUnavailable } from './port.ts'
 
 /** What node-postgres throws for a server's ErrorResponse, and Node for a socket: an Error with a `code`. */
@@ -82,5 +82,30 @@ describe('the error a repository sees', () => {
     const seen = asDatabaseError(unavailable)
     expect(seen).toBe(unavailable)
     expect(unavailable.message).toBe('the database is unavailable: Connection terminated unexpectedly')
+  })
+})
+
+describe('a busy database', () => {
+  const cancelled = withCode('canceling statement due to statement timeout', '57014')
+  const poolWait = new Error('timeout exceeded when trying to connect')
+
+  it('is a statement the server cancelled at its deadline: a 503 for the caller, but no outage', () => {
+    expect(isOverload(cancelled, false)).toBe(true)
+    expect(isConnectionLoss(cancelled)).toBe(false)
+    expect(asDatabaseError(cancelled)).toBeInstanceOf(DatabaseUnavailable)
+  })
+
+  it('is a wait for a pooled connection that timed out while every connection was busy', () => {
+    expect(isOverload(poolWait, true)).toBe(true)
+    expect(asDatabaseError(poolWait, true)).toBeInstanceOf(DatabaseUnavailable)
+  })
+
+  it('is not a wait that timed out while the pool had room to connect: that server is gone', () => {
+    expect(isOverload(poolWait, false)).toBe(false)
+    expect(isConnectionLoss(poolWait)).toBe(true)
+  })
+
+  it('is not a refused statement', () => {
+    expect(isOverload(withCode('duplicate key value violates unique constraint', '23505'), true)).toBe(false)
   })
 })

@@ -17,9 +17,13 @@ const SOCKET_CODES = new Set([
   'EAI_AGAIN',
 ])
 
-// node-postgres and pg-pool say these in words only, without a code.
+// node-postgres and pg-pool say these in words only, without a code. A statement whose answer never came
+// (the client's backstop deadline, past the server's own) means the server or the way to it is gone.
 const DRIVER_MESSAGES =
   /^(Connection terminated|Client has encountered a connection error|Client was closed|timeout exceeded when trying to connect|Query read timeout)/
+
+// The server cancelled a statement at its statement_timeout: a slow query, or an overloaded server.
+const STATEMENT_TIMEOUT = '57014'
 
 /** Whether `error` says the database cannot be reached, rather than that a statement was refused. */
 export function isConnectionLoss(error: unknown): boolean {
@@ -32,7 +36,39 @@ export function isConnectionLoss(error: unknown): boolean {
   return error instanceof AggregateError && error.errors.some(isConnectionLoss)
 }
 
-/** The error a repository sees: a connection loss becomes DatabaseUnavailable, anything else is as it was. */
-export function asDatabaseError(error: unknown): unknown {
-  return isConnectionLoss(error) && !(error instanceof DatabaseUnavailable) ? new DatabaseUnavailable(error) : error
+/** Whether the database refused a statement for want of time or connections: busy, not gone. */
+export function isOverload(error: unknown, poolFull: boolean): boolean {
+  if (!(error instanceof Error)) return false
+  if ((error as { code?: unknown }).code === STATEMENT_TIMEOUT) return true
+  // Waiting for a pooled connection timed out: gone only if the pool had room to connect anew.
+  return poolFull && error.message.startsWith('timeout exceeded when trying to connect')
+}
+
+/**
+ * The error a repository sees: a connection loss or an overload becomes DatabaseUnavailable (a 503),
+ * anything else is as it was.
+ */
+export function asDatabaseError(error: unknown, poolFull = false): unknown {
+  if (error instanceof DatabaseUnavailable) return error
+  return isConnectionLoss(error) || isOverload(error, poolFull) ? new DatabaseUnavailable(error) : error
+}
+
+export type OutageEvent = { state: 'down'; error: unknown } | { state: 'up'; downForMs: number }
+
+/** Turns the stream of failures and successes into one "down" and one "up" per outage. */
+export function outageTracker(onOutage: ((event: OutageEvent) => void) | undefined) {
+  let downSince: number | undefined
+  return {
+    down(error: unknown) {
+      if (downSince !== undefined) return
+      downSince = performance.now()
+      onOutage?.({ state: 'down', error })
+    },
+    up() {
+      if (downSince === undefined) return
+      const downForMs = Math.round(performance.now() - downSince)
+      downSince = undefined
+      onOutage?.({ state: 'up', downForMs })
+    },
+  }
 }

@@ -46,11 +46,30 @@ describe('the PostgreSQL adapter', () => {
     expect(await tdb.db.query('SELECT note FROM adapter_notes')).toEqual([])
   })
 
-  it('gives up on a statement that does not answer in time, and says the database is unavailable', async () => {
-    const db = await openPostgres({ url: tdb.url, max: 2, queryTimeoutMs: 20 })
+  it('has the server cancel a statement past its deadline: a 503 for the caller, no outage, the session freed', async () => {
+    const events: OutageEvent['state'][] = []
+    const db = await openPostgres({ url: tdb.url, max: 2, queryTimeoutMs: 20, onOutage: (event) => events.push(event.state) })
     try {
-      await expect(db.query('SELECT pg_sleep(60)')).rejects.toBeInstanceOf(DatabaseUnavailable)
+      await expect(db.query("SELECT pg_sleep(5), 'slow' AS marker")).rejects.toBeInstanceOf(DatabaseUnavailable)
+      expect(
+        await tdb.db.query(
+          "SELECT 1 FROM pg_stat_activity WHERE state = 'active' AND query LIKE '%''slow'' AS marker%' AND pid <> pg_backend_pid()",
+        ),
+      ).toEqual([])
       expect(await db.query('SELECT 2 AS two')).toEqual([{ two: 2 }])
+      expect(events).toEqual([])
+    } finally {
+      await db.close()
+    }
+  })
+
+  it('runs scripts (migrations, bulk work) without the deadline, and gives the connection back with it', async () => {
+    const db = await openPostgres({ url: tdb.url, max: 1, queryTimeoutMs: 20 })
+    try {
+      await db.exec('SELECT pg_sleep(0.1); SELECT 1')
+      expect(await db.query('SHOW statement_timeout')).toEqual([{ statement_timeout: '20ms' }])
+      await db.transaction((tx) => tx.exec('SELECT pg_sleep(0.1)'))
+      expect(await db.query('SHOW statement_timeout')).toEqual([{ statement_timeout: '20ms' }])
     } finally {
       await db.close()
     }

@@ -1,7 +1,10 @@
 import { createHash } from 'node:crypto'
 import pg from 'pg'
-import { asDatabaseError } from './connection-loss.ts'
-import { type Database, DatabaseUnavailable, type Queryable, type Row, type SqlValue, type SubscriptionHandlers } from './port.ts'
+import { asDatabaseError, isConnectionLoss, isOverload, type OutageEvent, outageTracker } from './connection-loss.ts'
+import { type Database, DatabaseUnavailable, type Queryable, type Row, type SqlValue } from './port.ts'
+import { subscribe } from './subscription.ts'
+
+export type { OutageEvent } from './connection-loss.ts'
 
 export type PostgresOptions = {
   url: string
@@ -12,14 +15,12 @@ export type PostgresOptions = {
   /** Told once when the database stops answering, and once when it answers again. */
   onOutage?: (event: OutageEvent) => void
   /**
-   * How long a statement's answer may take (`query` only: migrations' `exec` has no limit). Past it the
-   * connection is dropped and the caller gets DatabaseUnavailable, so a server that stopped answering
-   * without closing its sockets cannot hold a request forever. 0: no limit.
+   * How long a statement may run (`query` and transactions; `exec`, for migrations and bulk work, has no
+   * limit). The server cancels it then, and the caller gets DatabaseUnavailable (a 503); a few seconds
+   * later the client gives up on a server that stopped answering without closing its sockets. 0: no limit.
    */
   queryTimeoutMs?: number
 }
-
-export type OutageEvent = { state: 'down'; error: unknown } | { state: 'up'; downForMs: number }
 
 const statementNames = new Map<string, string>()
 
@@ -36,22 +37,29 @@ function statementName(sql: string): string {
   return name
 }
 
-const RECONNECT_MIN_MS = 100
-const RECONNECT_MAX_MS = 2_000
 // Connecting, or waiting for a free pooled connection: a server that is down refuses at once, one that is
 // unreachable is given up on well within a request's time.
 const CONNECT_TIMEOUT_MS = 5_000
 const QUERY_TIMEOUT_MS = 20_000
+// The client's own deadline comes after the server's: it only ends waits for a server that is gone.
+const ANSWER_MARGIN_MS = 5_000
 
 export async function openPostgres(options: PostgresOptions): Promise<Database> {
+  const max = options.max ?? 16
+  const statementTimeout = options.queryTimeoutMs ?? QUERY_TIMEOUT_MS
+  const answerWithinMs = statementTimeout ? statementTimeout + ANSWER_MARGIN_MS : 0
+  const settings = [
+    ...(options.schema ? [`-c search_path=${options.schema}`] : []),
+    ...(statementTimeout ? [`-c statement_timeout=${statementTimeout}`] : []),
+  ]
   const config: pg.ClientConfig = {
     connectionString: options.url,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     keepAlive: true,
     keepAliveInitialDelayMillis: 10_000,
-    ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+    ...(settings.length ? { options: settings.join(' ') } : {}),
   }
-  const pool = new pg.Pool({ ...config, max: options.max ?? 16 })
+  const pool = new pg.Pool({ ...config, max })
   // An idle client that loses its server must not crash the process; the next query reports it.
   pool.on('error', () => {})
   // Fail at start-up, with the driver's own message, rather than on the first request.
@@ -59,131 +67,82 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
   probe.release()
 
   const outage = outageTracker(options.onOutage)
-  const queryTimeout = options.queryTimeoutMs ?? QUERY_TIMEOUT_MS
   const fail = (error: unknown): never => {
-    const translated = asDatabaseError(error)
-    if (translated instanceof DatabaseUnavailable) outage.down(error)
-    throw translated
+    const poolFull = pool.totalCount >= max
+    // A busy server answers 503 too, but it is no outage: only a lost connection is logged as one.
+    if (!isOverload(error, poolFull) && isConnectionLoss(error)) outage.down(error)
+    throw asDatabaseError(error, poolFull)
+  }
+  const deadline = answerWithinMs ? { query_timeout: answerWithinMs } : {}
+  const statement = (text: string) => ({ text, ...deadline })
+
+  /**
+   * A pooled connection for `work` alone. While checked out a client has no pool listener: a FATAL between
+   * two statements (the server shutting down) would otherwise be an uncaught 'error' event, which ends the
+   * process. The connection goes back to the pool only if it is still sound and `work` kept it clean.
+   */
+  async function checkedOut<T>(work: (client: pg.PoolClient, discard: () => void) => Promise<T>): Promise<T> {
+    const client = await pool.connect().catch(fail)
+    let broken = false
+    const discard = () => {
+      broken = true
+    }
+    client.on('error', discard)
+    try {
+      return await work(client, discard)
+    } catch (error) {
+      if (error instanceof DatabaseUnavailable) discard()
+      throw error
+    } finally {
+      client.off('error', discard)
+      client.release(broken)
+    }
   }
 
-  const asQueryable = (target: Pick<pg.Pool, 'query'>): Queryable => ({
+  const asQueryable = (target: Pick<pg.Pool, 'query'>, inTransaction: boolean): Queryable => ({
     query<T extends Row>(sql: string, params: readonly SqlValue[] = []) {
-      return target
-        .query<T>({ name: statementName(sql), text: sql, values: [...params], ...(queryTimeout ? { query_timeout: queryTimeout } : {}) })
-        .then((result) => {
-          outage.up()
-          return result.rows
-        }, fail)
+      return target.query<T>({ name: statementName(sql), text: sql, values: [...params], ...deadline }).then((result) => {
+        outage.up()
+        return result.rows
+      }, fail)
     },
     async exec(sql: string) {
       // Without parameters node-postgres uses the simple protocol, which accepts several statements.
-      await target.query(sql).then(() => outage.up(), fail)
+      if (inTransaction) {
+        await target.query('SET LOCAL statement_timeout = 0').catch(fail)
+        await target.query(sql).catch(fail)
+        return
+      }
+      await checkedOut(async (client, discard) => {
+        try {
+          await client.query('SET statement_timeout = 0')
+          await client.query(sql)
+          await client.query('RESET statement_timeout')
+          outage.up()
+        } catch (error) {
+          // Its statement_timeout may still be off: not for the next caller.
+          discard()
+          fail(error)
+        }
+      })
     },
   })
   return {
-    ...asQueryable(pool),
-    async transaction(work) {
-      const client = await pool.connect().catch(fail)
-      // While checked out, a client has no pool listener: a FATAL between two statements (the server
-      // shutting down) would otherwise be an uncaught 'error' event, which ends the process.
-      let broken: unknown
-      const onError = (error: unknown) => {
-        broken ??= error
-      }
-      client.on('error', onError)
-      try {
-        await client.query('BEGIN').catch(fail)
-        const result = await work(asQueryable(client))
-        await client.query('COMMIT').catch(fail)
-        return result
-      } catch (error) {
-        if (error instanceof DatabaseUnavailable) broken ??= error
-        // A refusal rolls back; a lost connection has nothing left to roll back.
-        if (broken === undefined) await client.query('ROLLBACK').catch((rollbackError: unknown) => (broken = rollbackError))
-        throw error
-      } finally {
-        client.off('error', onError)
-        // A broken connection is closed, not handed to the next caller.
-        client.release(broken !== undefined)
-      }
-    },
-    subscribe: (channel, handlers) => subscribe(config, channel, handlers),
+    ...asQueryable(pool, false),
+    transaction: (work) =>
+      checkedOut(async (client, discard) => {
+        await client.query(statement('BEGIN')).catch(fail)
+        try {
+          const result = await work(asQueryable(client, true))
+          await client.query(statement('COMMIT')).catch(fail)
+          return result
+        } catch (error) {
+          // A refusal rolls back; a lost connection has nothing left to roll back.
+          if (!(error instanceof DatabaseUnavailable)) await client.query(statement('ROLLBACK')).catch(discard)
+          throw error
+        }
+      }),
+    subscribe: (channel, handlers) => subscribe(config, channel, handlers, answerWithinMs),
     close: () => pool.end(),
-  }
-}
-
-/** Turns the stream of failures and successes into one "down" and one "up" per outage. */
-function outageTracker(onOutage: PostgresOptions['onOutage']) {
-  let downSince: number | undefined
-  return {
-    down(error: unknown) {
-      if (downSince !== undefined) return
-      downSince = performance.now()
-      onOutage?.({ state: 'down', error })
-    },
-    up() {
-      if (downSince === undefined) return
-      const downForMs = Math.round(performance.now() - downSince)
-      downSince = undefined
-      onOutage?.({ state: 'up', downForMs })
-    },
-  }
-}
-
-/**
- * A dedicated connection that LISTENs on `channel`, reconnecting with backoff until unsubscribed. `lost`
- * is told once per drop, however many attempts the reconnection takes.
- */
-async function subscribe(config: pg.ClientConfig, channel: string, handlers: SubscriptionHandlers): Promise<() => Promise<void>> {
-  let client: pg.Client | undefined
-  let closed = false
-  let retryMs = RECONNECT_MIN_MS
-  let retryTimer: NodeJS.Timeout | undefined
-
-  const connect = async (): Promise<void> => {
-    const next = new pg.Client(config)
-    next.on('notification', (message) => {
-      if (message.channel === channel && message.payload !== undefined) handlers.message(message.payload)
-    })
-    next.on('error', (error) => dropped(next, error))
-    next.on('end', () => dropped(next, new Error('listening connection ended')))
-    try {
-      await next.connect()
-      await next.query(`LISTEN ${pg.escapeIdentifier(channel)}`)
-    } catch (error) {
-      await next.end().catch(() => {})
-      throw error
-    }
-    if (closed) {
-      await next.end()
-      return
-    }
-    client = next
-    retryMs = RECONNECT_MIN_MS
-    handlers.connected()
-  }
-
-  const dropped = (which: pg.Client, error: unknown) => {
-    if (closed || client !== which) return
-    client = undefined
-    handlers.lost(error)
-    scheduleRetry()
-  }
-
-  const scheduleRetry = () => {
-    retryTimer = setTimeout(() => {
-      connect().catch(() => {
-        retryMs = Math.min(retryMs * 2, RECONNECT_MAX_MS)
-        if (!closed) scheduleRetry()
-      })
-    }, retryMs)
-    retryTimer.unref()
-  }
-
-  await connect()
-  return async () => {
-    closed = true
-    clearTimeout(retryTimer)
-    await client?.end().catch(() => {})
   }
 }

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify'
-import type { Database } from '../db/port.ts'
+import { type Database, DatabaseUnavailable } from '../db/port.ts'
 import type { Clock } from '../domain/clock.ts'
-import { periodic } from '../domain/periodic.ts'
+import { jobFailed, periodic } from '../domain/periodic.ts'
 import type { PaymentService } from '../payments/service.ts'
 import type { EvmChains } from './chains.ts'
 import { evmTransfers, type Watch } from './transfers.ts'
@@ -69,6 +69,8 @@ export function evmFollower(deps: {
         try {
           await check(watch)
         } catch (error) {
+          // The database is away: the whole run waits for it, rather than failing watch after watch.
+          if (error instanceof DatabaseUnavailable) throw error
           // The RPC failed or timed out: the lease brings the watch back later.
           deps.log.warn({ err: error, paymentId: watch.paymentId }, 'checking a transaction failed; it is checked again later')
         }
@@ -98,7 +100,7 @@ export function evmFollower(deps: {
     nudge() {
       if (!timer || stopping) return
       nudged ??= runOnce()
-        .catch((error: unknown) => deps.log.error({ err: error }, 'following transactions failed; retrying at the next tick'))
+        .catch(jobFailed(deps.log, 'following transactions'))
         .finally(() => {
           nudged = undefined
         })

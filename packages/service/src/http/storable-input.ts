@@ -48,8 +48,11 @@ export function refuseUnstorableInput(app: FastifyInstance) {
   app.addHook('preValidation', (request: FastifyRequest, _reply, done) => {
     const inPath = findUnstorable(request.params, '')
     if (inPath) return done(new ApiError('not_found', `No such resource: the path segment ${inPath.field} ${inPath.message}.`))
-    const found = findUnstorable(request.query, '') ?? findUnstorable(request.body, '')
-    if (found) return done(refused({ ...found, field: found.field || (request.body === undefined ? 'query' : 'body') }))
+    // A whole input that is wrong (a bad query key, a bare JSON string) is named by its place.
+    const inQuery = findUnstorable(request.query, '')
+    if (inQuery) return done(refused({ ...inQuery, field: inQuery.field || 'query' }))
+    const inBody = findUnstorable(request.body, '')
+    if (inBody) return done(refused({ ...inBody, field: inBody.field || 'body' }))
     done()
   })
 }

@@ -44,7 +44,7 @@ export function nextAttemptAt(now: Date, failures: number, random: () => number 
 // longer than an attempt can take, so a delivery cut off by a crash is retried 15 s later. Measured
 // (bench/webhooks, the crash test): one delivery per claim halved a backlog's throughput, since the claim
 // is most of the database's work; batches of 100 repeated half again as many deliveries per crash.
-const DISPATCH_WORKERS = 4
+export const DISPATCH_WORKERS = 4
 const DISPATCH_BATCH = 4
 /** The most attempts one instance has in flight, and so the most a crash of it can repeat. */
 export const DISPATCH_IN_FLIGHT = DISPATCH_WORKERS * DISPATCH_BATCH
@@ -130,76 +130,64 @@ export function webhookDispatcher(options: DispatcherOptions) {
     }
   }
 
-  /**
-   * Claims and sends due deliveries until none is due; resolves with how many attempts were made. Workers
-   * start one at a time, each as the one before found a full batch, so a single due delivery costs few claims.
-   */
-  async function runOnce(): Promise<number> {
-    let attempted = 0
-    const workers: Promise<void>[] = []
-    const work = async (): Promise<void> => {
-      for (;;) {
-        const now = options.clock.now()
-        const claimed = await deliveries.claimDue(now, batchSize, new Date(now.getTime() + leaseMs))
-        if (claimed.length === 0) return
-        if (claimed.length === batchSize && workers.length < workerCount) workers.push(work())
-        // Every attempt of the batch is recorded, or has failed to be, before the worker claims more.
-        const attempts = await Promise.allSettled(claimed.map(attempt))
-        attempted += claimed.length
-        const failed = attempts.find((result) => result.status === 'rejected')
-        if (failed) throw failed.reason
-      }
+  // The pool: at most `workerCount` workers, each claiming and sending until nothing is due. A wake-up (a
+  // NOTIFY, the timer) with every worker busy needs nothing: the busy ones claim what is due next.
+  let active = 0
+  let attempted = 0
+  let stopped = false
+  let idle = Promise.resolve()
+  let settleIdle = () => {}
+
+  async function work(): Promise<void> {
+    for (;;) {
+      const now = options.clock.now()
+      const claimed = await deliveries.claimDue(now, batchSize, new Date(now.getTime() + leaseMs))
+      if (claimed.length === 0) return
+      // A full batch: more may be due, and another worker can take them meanwhile.
+      if (claimed.length === batchSize) wake()
+      const attempts = await Promise.allSettled(claimed.map(attempt))
+      attempted += claimed.length
+      const failed = attempts.find((result) => result.status === 'rejected')
+      if (failed) throw failed.reason
     }
-    workers.push(work())
-    // Workers may start while earlier ones run; every one finishes its attempt before the run ends.
-    let failure: unknown
-    for (let index = 0; index < workers.length; index++) await workers[index]?.catch((error: unknown) => (failure ??= error))
-    if (failure !== undefined) throw failure
-    return attempted
   }
 
-  let wake: (() => void) | undefined
-  let running: Promise<unknown> | undefined
+  function wake(): void {
+    if (stopped || active >= workerCount) return
+    if (active === 0) idle = new Promise((resolve) => (settleIdle = resolve))
+    active++
+    void work()
+      .catch(jobFailed(options.log, 'webhook dispatch'))
+      .finally(() => {
+        active--
+        if (active === 0) settleIdle()
+      })
+  }
+
   let unsubscribe: (() => Promise<void>) | undefined
-  const timer = periodic({
-    intervalMs: options.intervalMs,
-    run: async () => void (await runOnce()),
-    name: 'webhook dispatch',
-    log: options.log,
-  })
+  const timer = periodic({ intervalMs: options.intervalMs, run: async () => wake(), name: 'webhook dispatch', log: options.log })
 
   return {
-    runOnce,
+    /** Sends whatever is due, and resolves once every worker is done, with how many attempts they made. */
+    async runOnce(): Promise<number> {
+      const before = attempted
+      wake()
+      await idle
+      return attempted - before
+    },
     async start(): Promise<void> {
-      let again = false
-      // One run at a time; a notification during a run asks for one more run after it.
-      wake = () => {
-        if (running) {
-          again = true
-          return
-        }
-        running = runOnce()
-          .catch(jobFailed(options.log, 'webhook dispatch'))
-          .finally(() => {
-            running = undefined
-            if (again) {
-              again = false
-              wake?.()
-            }
-          })
-      }
       unsubscribe = await options.db.subscribe(WEBHOOK_CHANNEL, {
-        message: () => wake?.(),
-        connected: () => wake?.(),
+        message: wake,
+        connected: wake,
         lost: (error) => options.log.warn({ err: error }, 'webhook notifications lost; polling until they return'),
       })
       timer.start()
     },
     async stop(): Promise<void> {
-      wake = undefined
+      stopped = true
       await unsubscribe?.()
       await timer.stop()
-      await running
+      await idle
       await options.send.close?.()
     },
   }

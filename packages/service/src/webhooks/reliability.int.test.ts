@@ -10,7 +10,7 @@ import { type Account, createAccount, createBody } from '../../test/fixtures.ts'
 import { handDispatcher, registerEndpoint, sandboxPayment, useWebhookApp } from '../../test/webhook-fixtures.ts'
 import { RECEIVER_HOST, startWebhookReceiver } from '../../test/webhook-receiver.ts'
 import { useTillProcesses } from '../cli/till-process.test-helper.ts'
-import { DISPATCH_IN_FLIGHT } from './dispatcher.ts'
+import { DISPATCH_IN_FLIGHT, DISPATCH_WORKERS } from './dispatcher.ts'
 import { webhookSender } from './sender.ts'
 
 // Told of each delivery as it arrives, before it is answered: where the crash test kills Till.
@@ -130,36 +130,37 @@ describe('till serve killed with SIGKILL while deliveries are in flight', () => 
       const url = receiver.url().replace(RECEIVER_HOST, '127.0.0.1')
       const { endpoint, secret } = WebhookEndpointWithSecret.parse(await call(first.ready, '/v1/webhook-endpoints', { url }))
       const payment = async () => ((await call(first.ready, '/v1/merchant/payment', createBody())) as { paymentId: string }).paymentId
-      const [a, c, b] = [await payment(), await payment(), await payment()]
+      const held: string[] = []
+      for (let index = 0; index < DISPATCH_WORKERS; index++) held.push(await payment())
+      const b = await payment()
       const fail = (ready: TillReadyLine, paymentId: string) =>
         call(ready, `/v1/sandbox/payments/${paymentId}/simulate`, { outcome: 'failed' })
 
-      // The dispatcher runs at most twice at once: once woken by the outbox's NOTIFY, once by its timer.
-      // The receiver holds the first two deliveries unanswered, so both runs are stuck (for the attempt's
-      // 10 s deadline) and nothing is left to take the third change's delivery.
-      receiver.answer('hang', 'hang')
-      await fail(first.ready, a)
-      await vi.waitFor(() => expect(receiver.received).toHaveLength(1), { timeout: 10_000 })
-      await fail(first.ready, c)
-      await vi.waitFor(() => expect(receiver.received).toHaveLength(2), { timeout: 10_000 })
+      // One change at a time, each taken by a worker of its own; the receiver holds every one unanswered, so
+      // each worker is stuck (for the attempt's 10 s deadline) and none is left to take the last change's delivery.
+      receiver.answer(...held.map(() => 'hang' as const))
+      for (const [index, paymentId] of held.entries()) {
+        await fail(first.ready, paymentId)
+        await vi.waitFor(() => expect(receiver.received).toHaveLength(index + 1), { timeout: 10_000 })
+      }
       await fail(first.ready, b)
       first.kill('SIGKILL')
       await first.exited()
       const beforeKill = receiver.received.map((_, index) => eventOf(index).data.paymentId)
-      expect(beforeKill.sort()).toEqual([a, c].sort())
+      expect(beforeKill.sort()).toEqual([...held].sort())
 
       const second = await serve(dataDir)
-      await vi.waitFor(() => expect(receiver.received).toHaveLength(3), { timeout: 15_000, interval: 50 })
+      await vi.waitFor(() => expect(receiver.received).toHaveLength(held.length + 1), { timeout: 15_000, interval: 50 })
       // Signed with the endpoint's secret and timestamped now: a receiver with the reference library accepts it.
-      const last = receiver.received[2]
+      const last = receiver.received[held.length]
       const event = WebhookEvent.parse(new Webhook(secret).verify(last?.body ?? '', last?.headers ?? {}))
       expect(event).toMatchObject({ type: 'payment.failed', data: { paymentId: b, status: 'failed' } })
 
       const { data } = WebhookDeliveryList.parse(await call(second.ready, `/v1/webhook-endpoints/${endpoint.id}/deliveries`))
       const byPayment = new Map(data.map((delivery) => [delivery.event.data.paymentId, delivery]))
       expect(byPayment.get(b)).toMatchObject({ status: 'delivered', attempts: [{ statusCode: 200, error: null }] })
-      // The two cut off by the kill recorded no attempt: they stay pending, sent again once their lease ends.
-      for (const cut of [a, c]) expect(byPayment.get(cut)).toMatchObject({ status: 'pending', attempts: [] })
+      // Those cut off by the kill recorded no attempt: they stay pending, sent again once their lease ends.
+      for (const cut of held) expect(byPayment.get(cut)).toMatchObject({ status: 'pending', attempts: [] })
       expect(await second.stop()).toBe(0)
     },
     PROCESS_TEST_TIMEOUT,
@@ -171,8 +172,9 @@ describe('till serve killed with SIGKILL while deliveries are in flight', () => 
       let till = await serve(dataDir)
       const url = receiver.url().replace(RECEIVER_HOST, '127.0.0.1')
       const { endpoint } = WebhookEndpointWithSecret.parse(await call(till.ready, '/v1/webhook-endpoints', { url }))
+      // Rounds larger than the dispatcher's 16 attempts in flight, so that batches larger than that would show.
       const rounds = 4
-      const perRound = 12
+      const perRound = 40
       const payments: string[][] = []
       for (let round = 0; round < rounds; round++) {
         payments.push(

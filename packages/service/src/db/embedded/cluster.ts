@@ -34,6 +34,8 @@ export type ClusterOptions = {
    * one out.
    */
   port?: number
+  /** Ends the attempts to start (Till is stopping): the start fails at once. */
+  signal?: AbortSignal
 }
 
 const PORT_ATTEMPTS = 3
@@ -143,6 +145,7 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
     ...options.settings,
   }
   for (let attempt = 1; ; attempt++) {
+    options.signal?.throwIfAborted()
     const port = options.port ?? (await freePort())
     const args = [
       '-D',
@@ -176,7 +179,7 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
     await log.close()
     const running = supervised(supervisor, port, { ...options, role: ROLE })
     try {
-      await waitUntilReady(supervisor, options.dataDir)
+      await waitUntilReady(supervisor, options.dataDir, options.signal)
       running.started()
       return running
     } catch (error) {
@@ -184,7 +187,7 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
       const tail = await logTail(options.logFile, options)
       if (options.port === undefined && attempt < PORT_ATTEMPTS && /could not bind|Address already in use/i.test(tail)) continue
       if (options.port !== undefined && attempt < RESTART_ATTEMPTS && LEFTOVERS.test(tail)) {
-        await delay(RESTART_BACKOFF_MS * 2 ** (attempt - 1))
+        await delay(RESTART_BACKOFF_MS * 2 ** (attempt - 1), undefined, { signal: options.signal })
         continue
       }
       throw new Error(

@@ -34,10 +34,10 @@ function fakeCluster(): FakeCluster {
 const settle = () => new Promise<void>((resolve) => setImmediate(resolve))
 
 /** keepRunning over fake servers, a hand-moved clock, and a log the test reads. */
-function supervised(options: { policy?: RestartPolicy; restart?: () => Promise<RunningCluster> } = {}) {
+function supervised(options: { policy?: RestartPolicy; restart?: (signal: AbortSignal) => Promise<RunningCluster> } = {}) {
   const first = fakeCluster()
   const started: FakeCluster[] = [first]
-  const restart = vi.fn<() => Promise<RunningCluster>>(
+  const restart = vi.fn<(signal: AbortSignal) => Promise<RunningCluster>>(
     options.restart ??
       (async () => {
         const next = fakeCluster()
@@ -194,6 +194,21 @@ describe('stopping a server that is kept running', () => {
     await stopping
     expect(restarted.stop).toHaveBeenCalledOnce()
     expect(till.logs.some((line) => RUNNING_AGAIN.test(line))).toBe(false)
+    expect(till.gaveUp()).toBeUndefined()
+  })
+  it('aborts a restart still retrying when Till stops, and does not give up on account of it', async () => {
+    let signal: AbortSignal | undefined
+    // A start that retries until it is told to stop, as one does while the old server's port is held.
+    const till = supervised({
+      restart: (given) => {
+        signal = given
+        return new Promise((_, reject) => given.addEventListener('abort', () => reject(given.reason), { once: true }))
+      },
+    })
+    await till.kill()
+    expect(signal?.aborted).toBe(false)
+    await till.kept.stop()
+    expect(signal?.aborted).toBe(true)
     expect(till.gaveUp()).toBeUndefined()
   })
 })

@@ -13,7 +13,8 @@ export const DEFAULT_RESTART_POLICY: RestartPolicy = { max: 5, withinMs: 10 * 60
  */
 export function keepRunning(input: {
   first: RunningCluster
-  restart: () => Promise<RunningCluster>
+  /** Starts the server again; `signal` aborts when Till stops meanwhile, so a stop never waits out the retries. */
+  restart: (signal: AbortSignal) => Promise<RunningCluster>
   policy: RestartPolicy
   log: (message: string) => void
   now?: () => number
@@ -26,6 +27,7 @@ export function keepRunning(input: {
   let current = input.first
   let stopping = false
   let restarting: Promise<void> | undefined
+  const stopped = new AbortController()
   let giveUp: (reason: string) => void = () => {}
   const gaveUp = new Promise<string>((resolve) => {
     giveUp = resolve
@@ -45,12 +47,13 @@ export function keepRunning(input: {
     )
     const started = performance.now()
     try {
-      const next = await input.restart()
+      const next = await input.restart(stopped.signal)
       if (stopping) return await next.stop()
       current = next
       watch(next)
       input.log(`the embedded PostgreSQL server is running again, ${Math.round(performance.now() - started)} ms after it stopped`)
     } catch (error) {
+      if (stopping) return
       giveUp(`${reason}\nRestarting it failed: ${error instanceof Error ? error.message : String(error)}`)
     }
   }
@@ -68,6 +71,7 @@ export function keepRunning(input: {
     restarts: () => restarts.length,
     async stop(): Promise<void> {
       stopping = true
+      stopped.abort()
       await restarting
       await current.stop()
     },

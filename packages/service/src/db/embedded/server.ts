@@ -61,14 +61,14 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions = {}): 
   if (durable) await prepareDataDir(dir, account)
   const unlock = await lockDataDir(dir)
   const { cluster: dataDir, log: logFile } = paths(dir, durable)
-  let start: (port?: number) => Promise<RunningCluster>
+  let start: (port?: number, signal?: AbortSignal) => Promise<RunningCluster>
   let cluster: RunningCluster | undefined
   try {
     await stopOrphan(dir, log)
     const { password } = durable ? { password: await storedPassword(dir) } : await copyTemplateCluster({ programs, account, dataDir })
     const common = { programs, dataDir, logFile, password, account, durable, ...(durable ? {} : { removeOnExit: dir }) }
     await initCluster(common)
-    start = (port) => startCluster({ ...common, ...(port === undefined ? {} : { port }) })
+    start = (port, signal) => startCluster({ ...common, ...(port === undefined ? {} : { port }), ...(signal ? { signal } : {}) })
     cluster = await start(options.port)
   } catch (error) {
     await cluster?.stop()
@@ -81,9 +81,9 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions = {}): 
   const kept = keepRunning({
     first,
     // The same port: the connection URL Till's pool holds stays right.
-    restart: async () => {
+    restart: async (signal) => {
       await stopOrphan(dir, log)
-      return start(first.port)
+      return start(first.port, signal)
     },
     policy: options.restarts ?? DEFAULT_RESTART_POLICY,
     log,

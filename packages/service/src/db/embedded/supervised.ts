@@ -69,11 +69,12 @@ export function supervised(supervisor: ChildProcess, port: number, options: LogO
  * PostgreSQL writes "ready" as the status line of postmaster.pid once it accepts connections: reading a
  * file is cheaper than a trial connection with its password exchange, and Till connects right after.
  */
-export async function waitUntilReady(supervisor: ChildProcess, dataDir: string): Promise<void> {
+export async function waitUntilReady(supervisor: ChildProcess, dataDir: string, signal?: AbortSignal): Promise<void> {
   const deadline = Date.now() + READY_TIMEOUT_MS
   let spawnError: Error | undefined
   supervisor.once('error', (error) => (spawnError = error))
   for (;;) {
+    signal?.throwIfAborted()
     if (spawnError) throw spawnError
     if (supervisor.exitCode !== null || supervisor.signalCode !== null) throw new Error('the server exited')
     const status = (await readFile(join(dataDir, 'postmaster.pid'), 'utf8').catch(() => '')).split('\n')[7]

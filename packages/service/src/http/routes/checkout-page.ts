@@ -12,7 +12,7 @@ import {
   walletLinkPageHtml,
 } from '../../checkout/page-html.ts'
 import { DatabaseUnavailable } from '../../db/port.ts'
-import { ApiError, databaseUnavailable } from '../../errors.ts'
+import { ApiError, DATABASE_RETRY_AFTER_SECONDS } from '../../errors.ts'
 
 const acceptsGzip = (request: FastifyRequest) => /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''))
 
@@ -65,9 +65,9 @@ export function checkoutPageRoutes(app: FastifyInstance, deps: CheckoutDeps) {
     } catch (error) {
       if (!(error instanceof DatabaseUnavailable)) throw error
       // A buyer gets a page that tries again by itself, not the API's JSON.
-      const { retryAfterSeconds } = databaseUnavailable()
-      reply.header('Retry-After', String(retryAfterSeconds))
-      return sendHtml(request, reply, 503, unavailablePageHtml({ assets: deps.assets, t: en, reloadAfterSeconds: retryAfterSeconds + 3 }))
+      reply.header('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS))
+      const page = unavailablePageHtml({ assets: deps.assets, t: en, reloadAfterSeconds: DATABASE_RETRY_AFTER_SECONDS + 3 })
+      return sendHtml(request, reply, 503, page)
     }
   })
 }

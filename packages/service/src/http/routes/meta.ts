@@ -1,7 +1,7 @@
 import { createOpenApiDocument } from '@till/contract/openapi'
 import type { FastifyInstance } from 'fastify'
 import type { Database } from '../../db/port.ts'
-import { ApiError } from '../../errors.ts'
+import { databaseUnavailable } from '../../errors.ts'
 import type { ServedOperations } from '../served-operations.ts'
 
 // The contract describes the whole interface; the document this service publishes lists only the
@@ -28,7 +28,7 @@ export function metaRoutes(app: FastifyInstance, deps: { db: Database; sandbox: 
     try {
       await deps.db.query('SELECT 1')
     } catch {
-      throw new ApiError('service_unavailable', 'The database does not answer.')
+      throw databaseUnavailable()
     }
     return { status: 'ready' }
   })
