@@ -5,8 +5,30 @@
 // bench/weight.ts weighs the same build against a bare Lit element built with `bundleOptions` too.
 import { createHash } from 'node:crypto'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
+import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { build, type BuildOptions } from 'esbuild'
+import { build, type BuildOptions, type Plugin } from 'esbuild'
+import { minifyTemplates } from './minify-templates.ts'
+
+const sources = fileURLToPath(new URL('./src/', import.meta.url))
+
+/**
+ * The elements' `html` and `css` templates are written to be read; this takes their layout out of the
+ * bundle (see minify-templates.ts for what it removes). Only the package's own sources: Lit's are minified.
+ * The map it hands esbuild with each module keeps the bundle's source map pointing at the readable source.
+ */
+export const minifyTemplatesPlugin: Plugin = {
+  name: 'till-minify-templates',
+  setup(builder) {
+    builder.onLoad({ filter: /\.ts$/ }, async (args) => {
+      if (!args.path.startsWith(sources)) return undefined
+      const { code, map } = minifyTemplates(await readFile(args.path, 'utf8'), path.basename(args.path))
+      const inline = Buffer.from(JSON.stringify(map)).toString('base64')
+      return { contents: `${code}\n//# sourceMappingURL=data:application/json;base64,${inline}\n`, loader: 'ts' }
+    })
+  },
+}
 
 /** The esbuild options of the bundle (and of the bench's baseline). */
 export const bundleOptions = {
@@ -14,9 +36,11 @@ export const bundleOptions = {
   minify: true,
   format: 'esm',
   target: 'es2022',
-  // The elements' internal members end in `_` (`state_`, `ask_`, see src/shared.ts): shortened like local
-  // names. Only a lowercase letter first: Lit's own internals (`_$E_`, `__…`) and public names never match.
-  mangleProps: /^[a-z][A-Za-z]*_$/,
+  // The members the elements share with their base class are `_` and a lowercase letter (`_state`, `_ask`,
+  // see src/shared.ts): shortened like local names (`#private` ones esbuild shortens by itself). Lit's own
+  // internals (`_$AH`, `_$litType$`) and public names never match.
+  mangleProps: /^_[a-z][A-Za-z]*$/,
+  plugins: [minifyTemplatesPlugin],
   write: false,
 } as const satisfies BuildOptions
 

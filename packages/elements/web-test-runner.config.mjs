@@ -1,6 +1,7 @@
-// web-test-runner: the elements' tests (src/**/*.test.ts, @open-wc/testing) in Debian's Chromium through
-// Playwright. The dev server also plays the merchant backend (test/backend.mjs), so the elements make
-// real requests. `npm test` runs this with TILL_WTR_REPORT set; test/json-reporter.mjs writes the counts there.
+// web-test-runner: the elements' tests (src/**/*.test.ts, @open-wc/testing), and the build's template
+// minifier's (test/minify-templates.test.ts), in Debian's Chromium through Playwright. The dev server also
+// plays the merchant backend (test/backend.mjs), so the elements make real requests. `npm test` runs this
+// with TILL_WTR_REPORT set; test/json-reporter.mjs writes the counts there.
 import { fileURLToPath } from 'node:url'
 import { esbuildPlugin } from '@web/dev-server-esbuild'
 import { defaultReporter, summaryReporter } from '@web/test-runner'
@@ -15,7 +16,7 @@ const root = fileURLToPath(new URL('.', import.meta.url))
 /** @type {import('@web/test-runner').TestRunnerConfig} */
 export default {
   rootDir: root,
-  files: [`${root}src/**/*.test.ts`],
+  files: [`${root}src/**/*.test.ts`, `${root}test/**/*.test.ts`],
   nodeResolve: true,
   plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: `${root}tsconfig.json` }), manifestPlugin()],
   middleware: [testBackend()],

@@ -76,7 +76,33 @@ export class PayButton extends PayElement<PayButtonState, CreatePaymentReply> {
 
   static override styles = [
     PayElement.styles,
-    css`:host{display:inline-block}button{border:0;font:var(--pay-button-font,inherit);color:var(--pay-button-color,#fff);background:var(--pay-button-background,#1d4ed8);border-radius:var(--pay-button-radius,.375em);padding:.6em 1.2em}button:focus-visible{outline-offset:2px}:disabled{opacity:.6}[part=status]{margin-top:.25em;min-height:1lh}`,
+    css`
+      :host {
+        display: inline-block;
+      }
+
+      button {
+        border: 0;
+        font: var(--pay-button-font, inherit);
+        color: var(--pay-button-color, #fff);
+        background: var(--pay-button-background, #1d4ed8);
+        border-radius: var(--pay-button-radius, .375em);
+        padding: .6em 1.2em;
+      }
+
+      button:focus-visible {
+        outline-offset: 2px;
+      }
+
+      :disabled {
+        opacity: .6;
+      }
+
+      [part=status] {
+        margin-top: .25em;
+        min-height: 1lh;
+      }
+    `,
   ]
 
   /**
@@ -95,7 +121,7 @@ export class PayButton extends PayElement<PayButtonState, CreatePaymentReply> {
   declare disabled: boolean
 
   /** @internal */
-  state_: PayButtonState = 'idle'
+  protected _state: PayButtonState = 'idle'
 
   constructor() {
     super()
@@ -107,62 +133,76 @@ export class PayButton extends PayElement<PayButtonState, CreatePaymentReply> {
    * @readonly
    */
   get state(): PayButtonState {
-    return this.state_
+    return this._state
   }
 
   override connectedCallback() {
     super.connectedCallback()
-    addEventListener('pageshow', this.pageshow_)
+    addEventListener('pageshow', this.#pageshow)
   }
 
   override disconnectedCallback() {
     super.disconnectedCallback()
-    removeEventListener('pageshow', this.pageshow_)
-    this.set_('idle')
+    removeEventListener('pageshow', this.#pageshow)
+    this._set('idle')
   }
 
   override render() {
-    const state = this.state_
-    const busy = this.busy_()
+    const state = this._state
+    const busy = this._busy()
     // The fallback form's submit button says what the button should say.
     const submit = this.querySelector<HTMLButtonElement>('form [type=submit],form button:not([type])')
-    return html`<button part="button" ?disabled=${this.disabled} aria-disabled=${busy} aria-busy=${busy} @click=${this.click_}>${busy ? spinner : ''}<span part="label"><slot name="label">${submit?.textContent?.trim() || submit?.value || 'Pay'}</slot></span></button><div part="status" role="status">${state === 'idle' ? '' : html`<slot name=${state}>${TEXT[state]}</slot>`}${this.message_}</div>`
+    const label = submit?.textContent?.trim() || submit?.value || 'Pay'
+    // Line breaks only where whitespace does not show: the bundle's template minifier removes them
+    // (minify-templates.ts). The spinner, the label and the status wording are inline: each run on one line.
+    return html`
+      <button
+        part="button"
+        ?disabled=${this.disabled}
+        aria-disabled=${busy}
+        aria-busy=${busy}
+        @click=${this.#click}
+      >
+        ${busy ? spinner : ''}<span part="label"><slot name="label">${label}</slot></span>
+      </button>
+      <div part="status" role="status">
+        ${state === 'idle' ? '' : html`<slot name=${state}>${TEXT[state]}</slot>`}${this._message}
+      </div>
+    `
   }
 
   // Back from the checkout page through the back/forward cache: the page was frozen mid-redirect.
-  /** @internal */
-  pageshow_ = (event: PageTransitionEvent) => {
-    if (event.persisted) this.set_('idle')
+  #pageshow = (event: PageTransitionEvent) => {
+    if (event.persisted) this._set('idle')
   }
 
-  /** @internal */
-  click_() {
-    if (this.busy_()) return
+  #click() {
+    if (this._busy()) return
     const form = this.querySelector('form')
     const action = this.action || form?.action
     const body: Record<string, string> = {}
     if (form) for (const [name, value] of new FormData(form)) if (typeof value === 'string') body[name] = value
     if (this.orderId) body.orderId = this.orderId
-    if (!action) this.fail_('not_configured')
-    else if (this.fire_('pay-start', { action, body } satisfies PayStartDetail, true)) {
-      this.set_('working')
-      this.ask_(action, JSON.stringify(body))
+    if (!action) this._fail('not_configured')
+    else if (this._fire('pay-start', { action, body } satisfies PayStartDetail, true)) {
+      this._set('working')
+      this._ask(action, JSON.stringify(body))
     }
   }
 
   // Only an absolute http(s) URL: a `javascript:` or `data:` one from a confused backend is refused.
   /** @internal */
-  valid_(body: unknown): body is CreatePaymentReply {
+  protected _valid(body: unknown): body is CreatePaymentReply {
     const { paymentId, gatewayUrl } = fields(body)
     return typeof paymentId === 'string' && typeof gatewayUrl === 'string' && /^https?:\/\//i.test(gatewayUrl)
   }
 
   /** @internal */
-  done_(reply: CreatePaymentReply) {
-    if (this.fire_('pay-created', reply, true)) {
-      this.set_('redirecting')
+  protected _done(reply: CreatePaymentReply) {
+    if (this._fire('pay-created', reply, true)) {
+      this._set('redirecting')
       location.assign(reply.gatewayUrl)
-    } else this.set_('idle')
+    } else this._set('idle')
   }
 }
 

@@ -36,7 +36,7 @@ async function mountPolling(replies: Reply[], options: { pollInMs?: string; cont
   const element = await fixture<PayReturn>(
     html`<pay-return verify=${backend.url} poll-in-ms=${ifDefined(options.pollInMs)} .search=${RETURN}>${options.content ?? ''}</pay-return>`,
   )
-  const timer = handTimer(element.check_)
+  const timer = handTimer(element._check)
   await first.open()
   return { backend, element, timer }
 }
@@ -191,7 +191,7 @@ describe('<pay-return>', () => {
     const first = await scenario({ ...reply('pending', 5000), gate: answer.id })
     const second = await scenario(reply('succeeded'))
     const element = await mount(first.url)
-    handTimer(element.check_)
+    handTimer(element._check)
     await answer.open()
     await shows(element, 'processing')
     element.verify = second.url
@@ -280,7 +280,7 @@ describe('<pay-return>', () => {
     </div>`)
     const element = wrapper.querySelector('pay-return')
     if (!element) throw new Error('no element')
-    const timer = handTimer(element.check_)
+    const timer = handTimer(element._check)
     await answer.open()
     await shows(element, 'processing')
     const before = wrapper.querySelector('#after')?.getBoundingClientRect().top

@@ -66,7 +66,19 @@ export class PayReturn extends PayElement<ReturnView, VerifyReply> {
     search: { attribute: false },
   }
 
-  static override styles = [PayElement.styles, css`:host{display:block}button{margin-top:.5em;font:inherit}`]
+  static override styles = [
+    PayElement.styles,
+    css`
+      :host {
+        display: block;
+      }
+
+      button {
+        margin-top: .5em;
+        font: inherit;
+      }
+    `,
+  ]
 
   /**
    * The backend's verify URL. The page's query parameters are added to it, except those it already has
@@ -86,7 +98,7 @@ export class PayReturn extends PayElement<ReturnView, VerifyReply> {
   declare search: string
 
   /** @internal */
-  state_: ReturnView = 'checking'
+  protected _state: ReturnView = 'checking'
 
   constructor() {
     super()
@@ -99,60 +111,67 @@ export class PayReturn extends PayElement<ReturnView, VerifyReply> {
    * @readonly
    */
   get view(): ReturnView {
-    return this.state_
+    return this._state
   }
 
   override connectedCallback() {
     super.connectedCallback()
-    if (this.hasUpdated) this.check_()
+    if (this.hasUpdated) this._check()
   }
 
   protected override willUpdate(changed: PropertyValues<this>) {
-    if (this.isConnected && (changed.has('verify') || changed.has('search'))) this.check_()
+    if (this.isConnected && (changed.has('verify') || changed.has('search'))) this._check()
   }
 
   override render() {
-    const view = this.state_
-    return html`<div part="status ${view}" role="status" tabindex="-1">${this.busy_() ? spinner : ''}<slot name=${view}>${TEXT[view]}</slot>${this.message_}</div>${
-      view === 'error' ? html`<button part="retry" @click=${this.retry_}><slot name="retry">Try again</slot></button>` : ''
-    }`
+    const view = this._state
+    // Line breaks only where whitespace does not show: the bundle's template minifier removes them
+    // (minify-templates.ts). The spinner, the view's wording and the message are inline: one line.
+    return html`
+      <div part="status ${view}" role="status" tabindex="-1">
+        ${this._busy() ? spinner : ''}<slot name=${view}>${TEXT[view]}</slot>${this._message}
+      </div>
+      ${view === 'error' ? html`<button part="retry" @click=${this.#retry}><slot name="retry">Try again</slot></button>` : ''}
+    `
   }
 
-  /** @internal */
-  check_ = () => {
-    this.stop_()
+  /**
+   * Asks the backend (again): also the poll timer's callback, which the tests take into their hands.
+   * @internal
+   */
+  _check = () => {
+    this._stop()
     const page = new URLSearchParams(this.search)
-    if (!page.has('payment_id')) return this.done_({ status: 'mismatch', isFinal: true, pollInMs: 0 })
-    if (!this.verify) return this.fail_('not_configured')
+    if (!page.has('payment_id')) return this._done({ status: 'mismatch', isFinal: true, pollInMs: 0 })
+    if (!this.verify) return this._fail('not_configured')
     const url = new URL(this.verify, document.baseURI)
     for (const [name, value] of page) if (!url.searchParams.has(name)) url.searchParams.append(name, value)
-    this.ask_(url.href)
+    this._ask(url.href)
   }
 
   // `pollInMs` is not checked here: a missing or useless one falls back to the `poll-in-ms` attribute.
   /** @internal */
-  valid_(body: unknown): body is VerifyReply {
+  protected _valid(body: unknown): body is VerifyReply {
     const { status, isFinal } = fields(body)
     return STATUSES.includes(status) && typeof isFinal === 'boolean'
   }
 
   /** @internal */
-  done_(reply: VerifyReply) {
-    this.set_(reply.status === 'pending' ? 'processing' : reply.status)
-    this.fire_('pay-status', reply)
+  protected _done(reply: VerifyReply) {
+    this._set(reply.status === 'pending' ? 'processing' : reply.status)
+    this._fire('pay-status', reply)
     // A bad delay (none, NaN, 0) from the reply or the attribute must not turn polling into a busy loop.
     if (!reply.isFinal)
-      this.timer_ = setTimeout(
-        this.check_,
+      this._timer = setTimeout(
+        this._check,
         [reply.pollInMs, this.pollInMs, 2000].find((ms) => ms > 0),
       )
   }
 
   // The retry button goes away with the error view: the region takes the focus it had, not the body.
-  /** @internal */
-  async retry_() {
-    this.set_('checking')
-    this.check_()
+  async #retry() {
+    this._set('checking')
+    this._check()
     await this.updateComplete
     this.renderRoot.querySelector('div')?.focus()
   }

@@ -1,9 +1,11 @@
 // What <pay-button> and <pay-return> share: their base class (the request, its abort, the state, the error,
-// the events), the spinner and its styles. Kept small on purpose: both elements together must weigh at most
-// 1.25× a bare Lit element (bench/weight.ts).
+// the events), the spinner and its styles. Kept small on purpose: the prebuilt bundle of both elements must
+// weigh at most 8 KB gzip with Lit (bench/weight.ts).
 //
-// Internal members end in `_` (`state_`, `ask_`): the prebuilt bundle shortens exactly those names
-// (`mangleProps` in build.ts), as esbuild does not rename properties otherwise.
+// Members only one class uses are `#private`. Those the base class shares with the elements are `protected`,
+// `@internal` and start with `_` (`_state`, `_ask`; also `<pay-return>`'s `_check`, which the tests use):
+// the prebuilt bundle shortens exactly those names (`mangleProps` in build.ts), as esbuild does not rename
+// properties otherwise.
 import { css, html, LitElement, type CSSResultGroup } from 'lit'
 
 /**
@@ -28,7 +30,7 @@ export interface PayErrorDetail {
 /** `pay-error`: a request failed and the element shows its error view. */
 export type PayErrorEvent = CustomEvent<PayErrorDetail>
 
-/** Why a request failed: the arguments of `fail_`. */
+/** Why a request failed: the arguments of `_fail`. */
 type Fault = [code: string, status?: number, message?: string]
 
 /** A JSON body's fields (none if it is not an object), readable without `any`. */
@@ -38,71 +40,132 @@ export const fields = (body: unknown): Partial<Record<string, unknown>> => Objec
 export const spinner = html`<span part="spinner"></span>`
 
 /**
- * The two elements' common part: `state_` is what they show (a state or view, also the name of its slot),
- * `ask_` the one request to the merchant backend at a time, JSON both ways.
+ * The two elements' common part: `_state` is what they show (a state or view, also the name of its slot),
+ * `_ask` the one request to the merchant backend at a time, JSON both ways.
  */
 export abstract class PayElement<State extends string, Reply> extends LitElement {
   /**
    * Both elements' `:host` basics and spinner: within the line's height, so showing it moves nothing; slower,
    * not gone, for reduced motion (it still means "working").
    */
-  static override styles: CSSResultGroup =
-    css`:host([hidden]){display:none}[part=spinner]{display:inline-block;padding:.25em;vertical-align:-.1em;margin-inline-end:.5em;border:.15em solid;border-right-color:#0000;border-radius:50%;animation:s 1s linear infinite}@keyframes s{to{rotate:1turn}}@media (prefers-reduced-motion:reduce){[part=spinner]{animation-duration:3s}}`
+  static override styles: CSSResultGroup = css`
+    :host([hidden]) {
+      display: none;
+    }
 
-  abstract state_: State
-  /** After the error wording in the error state: a space and the error's message; else empty. */
-  message_ = ''
-  abort_?: AbortController
-  timer_?: ReturnType<typeof setTimeout>
+    [part=spinner] {
+      display: inline-block;
+      padding: .25em;
+      vertical-align: -.1em;
+      margin-inline-end: .5em;
+      border: .15em solid;
+      border-right-color: #0000;
+      border-radius: 50%;
+      animation: spin 1s linear infinite;
+    }
 
-  /** Whether the reply of a 2xx answer is the protocol's. */
-  abstract valid_(body: unknown): body is Reply
-  /** The protocol's reply, of the current request. */
-  abstract done_(reply: Reply): void
+    @keyframes spin {
+      to {
+        rotate: 1turn;
+      }
+    }
+
+    @media (prefers-reduced-motion: reduce) {
+      [part=spinner] {
+        animation-duration: 3s;
+      }
+    }
+  `
+
+  /** @internal */
+  protected abstract _state: State
+
+  /**
+   * After the error wording in the error state: a space and the error's message; else empty.
+   * @internal
+   */
+  protected _message = ''
+
+  /**
+   * The next poll's timer, if any (`<pay-return>` sets it).
+   * @internal
+   */
+  protected _timer?: ReturnType<typeof setTimeout>
+
+  /** Aborts the request under way, if any. */
+  #abort?: AbortController
+
+  /**
+   * Whether the reply of a 2xx answer is the protocol's.
+   * @internal
+   */
+  protected abstract _valid(body: unknown): body is Reply
+
+  /**
+   * The protocol's reply, of the current request.
+   * @internal
+   */
+  protected abstract _done(reply: Reply): void
 
   override disconnectedCallback() {
     super.disconnectedCallback()
-    this.stop_()
+    this._stop()
   }
 
-  /** A state in progress (checking, processing, working, redirecting): they all end in -ing. */
-  busy_() {
-    return /ing$/.test(this.state_)
+  /**
+   * A state in progress (checking, processing, working, redirecting): they all end in -ing.
+   * @internal
+   */
+  protected _busy() {
+    return /ing$/.test(this._state)
   }
 
-  /** Shows `state` (with `message` after the error wording). */
-  set_(state: State, message = '') {
-    this.state_ = state
-    this.message_ = message
+  /**
+   * Shows `state` (with `message` after the error wording).
+   * @internal
+   */
+  protected _set(state: State, message = '') {
+    this._state = state
+    this._message = message
     this.requestUpdate()
   }
 
-  /** Aborts the request under way and the next poll, if any. */
-  stop_() {
-    this.abort_?.abort()
-    clearTimeout(this.timer_)
+  /**
+   * Aborts the request under way and the next poll, if any.
+   * @internal
+   */
+  protected _stop() {
+    this.#abort?.abort()
+    clearTimeout(this._timer)
   }
 
-  /** Dispatches a bubbling, composed event; false when a listener called `preventDefault()`. */
-  fire_(type: string, detail: unknown, cancelable?: boolean) {
+  /**
+   * Dispatches a bubbling, composed event; false when a listener called `preventDefault()`.
+   * @internal
+   */
+  protected _fire(type: string, detail: unknown, cancelable?: boolean) {
     return this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true, cancelable }))
   }
 
-  /** Shows the error state with the error's message, and fires `pay-error`. */
-  fail_(code: string, status?: number, message = 'Please try again.') {
-    this.set_('error' as State, ` ${message}`)
-    this.fire_('pay-error', { code, message, status } satisfies PayErrorDetail)
+  /**
+   * Shows the error state with the error's message, and fires `pay-error`.
+   * @internal
+   */
+  protected _fail(code: string, status?: number, message = 'Please try again.') {
+    this._set('error' as State, ` ${message}`)
+    this._fire('pay-error', { code, message, status } satisfies PayErrorDetail)
   }
 
   /**
    * Asks the backend, aborting the request before: a POST when there is a body, else a GET (never from the
-   * HTTP cache: an error answer can be heuristically cacheable). Then `done_` with a valid reply or
-   * `fail_`, unless this request was aborted meanwhile.
+   * HTTP cache: an error answer can be heuristically cacheable). Then `_done` with a valid reply or
+   * `_fail`, unless this request was aborted meanwhile.
+   * @internal
    */
-  async ask_(url: string, body?: string) {
-    this.stop_()
-    this.abort_ = new AbortController()
-    const { signal } = this.abort_
+  protected async _ask(url: string, body?: string) {
+    this._stop()
+    this.#abort = new AbortController()
+    const { signal } = this.#abort
     const json = 'application/json'
     let reply: unknown
     let fault: Fault | undefined = ['network_error']
@@ -121,12 +184,12 @@ export abstract class PayElement<State extends string, Reply> extends LitElement
         ? typeof code === 'string' && typeof message === 'string'
           ? [code, status, message]
           : ['http_error', status]
-        : this.valid_(reply)
+        : this._valid(reply)
           ? undefined
           : ['invalid_reply', status]
     } catch {}
     if (signal.aborted) return
-    if (fault) this.fail_(...fault)
-    else this.done_(reply as Reply)
+    if (fault) this._fail(...fault)
+    else this._done(reply as Reply)
   }
 }
