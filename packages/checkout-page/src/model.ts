@@ -1,5 +1,5 @@
 import type { CheckoutSession, CheckoutStatus, CheckoutWallet, PaymentOption } from '@till/contract'
-import { STATUS_PROGRESS } from '@till/contract/status-order'
+import { type FinalStatus, isFinalStatus, type MerchantPaymentStatus, STATUS_PROGRESS, TRANSITIONS } from '@till/contract/statuses'
 import type { TemplateResult } from 'lit-html'
 import type { Strings } from './strings.ts'
 import type { AnnouncedWallet } from './wallets/discovery.ts'
@@ -53,10 +53,11 @@ export function newer(current: CheckoutStatus, next: CheckoutStatus): CheckoutSt
   return next.status === current.status ? next : current
 }
 
-export type FinalView = 'succeeded' | 'failed' | 'expired'
+export type FinalView = FinalStatus
 export type ViewKey = 'connect' | 'connecting' | 'choose' | 'signing' | `wallet-${WalletScreen}` | 'processing' | FinalView
 
-export const isFinalView = (key: ViewKey): key is FinalView => key === 'succeeded' || key === 'failed' || key === 'expired'
+/** A view of a final status: the page's end, decided as the contract decides final. */
+export const isFinalView = (key: ViewKey): key is FinalView => key in TRANSITIONS && isFinalStatus(key as MerchantPaymentStatus)
 
 /** Which screen the model shows: the payment's status first, the buyer's step only while it is pending. */
 export function viewKey(model: Pick<Model, 'status' | 'step'>): ViewKey {

@@ -1,4 +1,4 @@
-import type { CheckoutWalletId, MerchantPaymentStatus } from '@till/contract'
+import type { CheckoutWalletId, FinalStatus } from '@till/contract'
 
 /**
  * Every word the checkout page shows, server-rendered or not, in one place so a translation is one new
@@ -50,7 +50,7 @@ export const en = {
     succeeded: { heading: 'Payment successful', body: 'Thank you. Your payment has been received.' },
     failed: { heading: 'Payment failed', body: 'The payment did not go through and nothing was charged.' },
     expired: { heading: 'Payment expired', body: 'The time to pay ran out. Go back to the shop to start a new payment.' },
-  } satisfies Record<Extract<MerchantPaymentStatus, 'succeeded' | 'failed' | 'expired'>, { heading: string; body: string }>,
+  } satisfies Record<FinalStatus, { heading: string; body: string }>,
   genericNext: 'You can close this page now.',
   returningIn: (merchant: string, seconds: number) => `Returning to ${merchant} in ${seconds} ${seconds === 1 ? 'second' : 'seconds'}.`,
   returningNow: (merchant: string) => `Returning to ${merchant}…`,

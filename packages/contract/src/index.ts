@@ -17,7 +17,21 @@ export type * from './merchant-protocol.ts'
 export * from './redirect-url.ts'
 export * from './sandbox.ts'
 export * from './status.ts'
-export * from './status-order.ts'
+export {
+  canTransition,
+  FINAL_STATUSES,
+  type FinalStatus,
+  fromListingStatus,
+  isFinalStatus,
+  isTerminalListingStatus,
+  LISTING_STATUSES,
+  MERCHANT_STATUSES,
+  OPEN_STATUSES,
+  STATUS_PROGRESS,
+  TERMINAL_LISTING_STATUSES,
+  TRANSITIONS,
+  toListingStatus,
+} from './statuses.ts'
 export * from './versions.ts'
 export * from './wallet-app.ts'
 export * from './webhooks.ts'

@@ -2,7 +2,8 @@ import { z } from 'zod'
 import { Caip10 } from './caip.ts'
 import { currencyByCode } from './currency.ts'
 import { Amount, FiatAmount, TokenAmount } from './money.ts'
-import { isTerminalListingStatus, ListingPaymentStatus } from './status.ts'
+import { ListingPaymentStatus } from './status.ts'
+import { isTerminalListingStatus } from './statuses.ts'
 
 /** RFC 3339 / ISO 8601 date-time that names its offset (`Z` or `±hh:mm`); local times are ambiguous. */
 export const DateTime = z.iso

@@ -1,6 +1,7 @@
 // The small HTTP protocol between the `@till/elements` and the merchant's own backend (`@till/express` serves it).
 // The elements never talk to Till itself: the API key stays on the merchant's server, and the only proof
 // of payment is the status that server reads from Till.
+import type { MerchantPaymentStatus } from './statuses.ts'
 
 /**
  * `POST <action>` from `<pay-button>`.
@@ -27,7 +28,7 @@ export interface MerchantErrorBody {
 }
 
 /** What `<pay-return>` shows. `mismatch`: the `payment_id` in the URL is not the order's payment. */
-export type ReturnStatus = 'pending' | 'processing' | 'succeeded' | 'failed' | 'expired' | 'mismatch'
+export type ReturnStatus = MerchantPaymentStatus | 'mismatch'
 
 /**
  * `GET <verify><the return page's own query string>` from `<pay-return>`, e.g.

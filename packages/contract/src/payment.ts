@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { CreatePaymentAmount } from './money.ts'
-import { isTerminalListingStatus, ListingPaymentStatus, MerchantPaymentStatus, refineIsFinal } from './status.ts'
+import { ListingPaymentStatus, MerchantPaymentStatus, refineIsFinal } from './status.ts'
+import { isTerminalListingStatus } from './statuses.ts'
 
 export const REFERENCE_ID_MAX_LENGTH = 255
 

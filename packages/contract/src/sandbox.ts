@@ -1,9 +1,12 @@
 import { z } from 'zod'
+import { MerchantPaymentStatus } from './status.ts'
 import { PayingWallet } from './wallet-app.ts'
 
-export const SimulateOutcome = z
-  .enum(['processing', 'succeeded', 'failed', 'expired'])
-  .meta({ id: 'SimulateOutcome', description: 'Status to move a sandbox payment to.' })
+// Every status a payment can be moved to: all but the one it starts in.
+export const SimulateOutcome = MerchantPaymentStatus.exclude(['pending']).meta({
+  id: 'SimulateOutcome',
+  description: 'Status to move a sandbox payment to.',
+})
 export type SimulateOutcome = z.infer<typeof SimulateOutcome>
 
 export const SimulatePaymentRequest = z

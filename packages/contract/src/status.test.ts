@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { LISTING_TERMINALITY, MERCHANT_FINALITY } from './status-tables.test-data.ts'
-import {
-  FINAL_STATUSES,
-  isFinalStatus,
-  isTerminalListingStatus,
-  ListingPaymentStatus,
-  MerchantPaymentStatus,
-  toListingStatus,
-} from './status.ts'
+import { ListingPaymentStatus, MerchantPaymentStatus } from './status.ts'
+import { FINAL_STATUSES, isFinalStatus, isTerminalListingStatus, toListingStatus } from './statuses.ts'
 
 describe('merchant view', () => {
   it('has the five statuses of spec section 3', () => {

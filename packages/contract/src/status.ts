@@ -1,16 +1,21 @@
 import { z } from 'zod'
+import {
+  FINAL_STATUSES,
+  isFinalStatus,
+  LISTING_STATUSES,
+  type ListingPaymentStatus as ListingStatus,
+  MERCHANT_STATUSES,
+  type MerchantPaymentStatus as MerchantStatus,
+  TERMINAL_LISTING_STATUSES,
+} from './statuses.ts'
 
-export const MerchantPaymentStatus = z.enum(['pending', 'processing', 'succeeded', 'failed', 'expired']).meta({
+// The zod shapes of the status vocabulary in statuses.ts, for the request and response schemas.
+
+export const MerchantPaymentStatus = z.enum(MERCHANT_STATUSES).meta({
   id: 'MerchantPaymentStatus',
-  description: 'Payment status in the merchant view; succeeded, failed and expired are final.',
+  description: `Payment status in the merchant view; ${FINAL_STATUSES.join(', ')} are final.`,
 })
-export type MerchantPaymentStatus = z.infer<typeof MerchantPaymentStatus>
-
-export const FINAL_STATUSES = ['succeeded', 'failed', 'expired'] as const satisfies readonly MerchantPaymentStatus[]
-
-export function isFinalStatus(status: MerchantPaymentStatus): boolean {
-  return (FINAL_STATUSES as readonly MerchantPaymentStatus[]).includes(status)
-}
+export type MerchantPaymentStatus = MerchantStatus
 
 /** The refinement of every merchant-view shape that pairs `status` with `isFinal`: they must agree. */
 export function refineIsFinal(value: { status: MerchantPaymentStatus; isFinal: boolean }, ctx: z.RefinementCtx): void {
@@ -23,20 +28,8 @@ export function refineIsFinal(value: { status: MerchantPaymentStatus; isFinal: b
   })
 }
 
-export const ListingPaymentStatus = z.enum(['requires_action', 'processing', 'succeeded', 'failed', 'expired', 'cancelled']).meta({
+export const ListingPaymentStatus = z.enum(LISTING_STATUSES).meta({
   id: 'ListingPaymentStatus',
-  description: 'Payment status in the partner listing; succeeded, failed, expired and cancelled are terminal.',
+  description: `Payment status in the partner listing; ${TERMINAL_LISTING_STATUSES.join(', ')} are terminal.`,
 })
-export type ListingPaymentStatus = z.infer<typeof ListingPaymentStatus>
-
-// The spec names terminal values only for the merchant view; the listing view adds `cancelled`, which
-// can never move again either, so it is terminal too.
-export const TERMINAL_LISTING_STATUSES = ['succeeded', 'failed', 'expired', 'cancelled'] as const satisfies readonly ListingPaymentStatus[]
-
-export function toListingStatus(status: MerchantPaymentStatus): ListingPaymentStatus {
-  return status === 'pending' ? 'requires_action' : status
-}
-
-export function isTerminalListingStatus(status: ListingPaymentStatus): boolean {
-  return (TERMINAL_LISTING_STATUSES as readonly ListingPaymentStatus[]).includes(status)
-}
+export type ListingPaymentStatus = ListingStatus

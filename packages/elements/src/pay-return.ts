@@ -1,4 +1,5 @@
 import { css, html, type PropertyValues } from 'lit'
+import { MERCHANT_STATUSES } from '@till/contract/statuses'
 import type { ReturnStatus, VerifyReply } from './protocol.ts'
 import { fields, PayElement, spinner, type PayErrorEvent } from './shared.ts'
 
@@ -8,7 +9,8 @@ export type ReturnView = 'checking' | Exclude<ReturnStatus, 'pending'> | 'error'
 /** `pay-status`: the backend answered; `detail` is its {@link VerifyReply} (see the element for the one exception). */
 export type PayStatusEvent = CustomEvent<VerifyReply>
 
-const STATUSES: readonly unknown[] = ['pending', 'processing', 'succeeded', 'failed', 'expired', 'mismatch'] satisfies ReturnStatus[]
+// The contract's statuses, and the one a backend adds when the URL names another payment.
+const STATUSES: readonly unknown[] = [...MERCHANT_STATUSES, 'mismatch'] satisfies ReturnStatus[]
 
 const TEXT: Record<ReturnView, string> = {
   checking: 'Checking your payment…',

@@ -1,7 +1,11 @@
 import type { Page } from '@playwright/test'
+import type { SimulateOutcome } from '@till/contract'
 
-/** How the buyer's payment ends; `processing` waits for `confirm` (the slow test wallet). */
-export type SandboxOutcome = 'succeeded' | 'failed' | 'processing'
+/**
+ * How the buyer's payment ends, one status per test wallet (expiring is the clock's, not a wallet's);
+ * `processing` waits for `confirm` (the slow test wallet).
+ */
+export type SandboxOutcome = Exclude<SimulateOutcome, 'expired'>
 
 export interface PayInSandboxOptions {
   /**

@@ -124,7 +124,9 @@ describe('till serve and its embedded PostgreSQL server', () => {
       const paymentId = await createPayment(first.ready)
       const postmaster = postmasterOf(dataDir)
       const supervisor = parentOf(postmaster)
-      // Both at once, before the supervisor can stop the server: PostgreSQL runs on with nobody watching.
+      // Both at once, before the supervisor can stop the server or Till restart it: PostgreSQL runs on with
+      // nobody watching. Till is frozen first, so that it cannot react to its supervisor's death.
+      first.kill('SIGSTOP')
       process.kill(supervisor, 'SIGKILL')
       first.kill('SIGKILL')
       expect(isAlive(postmaster)).toBe(true)

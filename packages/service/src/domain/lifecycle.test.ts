@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { canTransition, pathBetween, sourcesOf } from './lifecycle.ts'
+import { canTransition } from '@till/contract'
+import { pathBetween, sourcesOf } from './lifecycle.ts'
 
 describe('the transition rule', () => {
   it('allows exactly the spec’s moves', () => {

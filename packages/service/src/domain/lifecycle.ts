@@ -1,25 +1,12 @@
-import type { MerchantPaymentStatus } from '@till/contract'
+import { canTransition, MERCHANT_STATUSES, type MerchantPaymentStatus, TRANSITIONS } from '@till/contract'
 
-/**
- * The one transition rule (spec section 3). The database enforces the same table with a trigger and every
- * status change is a compare-and-set from the allowed source states; this copy lets callers plan a move
- * and explain a refusal before touching storage.
- */
-export const NEXT_STATES: Readonly<Record<MerchantPaymentStatus, readonly MerchantPaymentStatus[]>> = {
-  pending: ['processing', 'failed', 'expired'],
-  processing: ['succeeded', 'failed'],
-  succeeded: [],
-  failed: [],
-  expired: [],
-}
-
-export function canTransition(from: MerchantPaymentStatus, to: MerchantPaymentStatus): boolean {
-  return NEXT_STATES[from].includes(to)
-}
+// Planning moves along the contract's transition table (TRANSITIONS): the database enforces the same table
+// with a trigger, and every status change is a compare-and-set from the allowed source states.
+const NEXT: Readonly<Record<MerchantPaymentStatus, readonly MerchantPaymentStatus[]>> = TRANSITIONS
 
 /** The states from which `to` is one legal step away. */
 export function sourcesOf(to: MerchantPaymentStatus): MerchantPaymentStatus[] {
-  return (Object.keys(NEXT_STATES) as MerchantPaymentStatus[]).filter((from) => canTransition(from, to))
+  return MERCHANT_STATUSES.filter((from) => canTransition(from, to))
 }
 
 /** The shortest chain of legal steps from `from` to `to` (excluding `from`), or undefined if none. */
@@ -29,7 +16,7 @@ export function pathBetween(from: MerchantPaymentStatus, to: MerchantPaymentStat
   while (queue.length > 0) {
     const path = queue.shift() ?? []
     const last = path[path.length - 1] ?? from
-    for (const next of NEXT_STATES[last]) {
+    for (const next of NEXT[last]) {
       if (next === to) return [...path.slice(1), next]
       if (!seen.has(next)) {
         seen.add(next)

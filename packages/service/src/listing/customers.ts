@@ -1,3 +1,4 @@
+import { isFinalStatus, MERCHANT_STATUSES, type MerchantPaymentStatus, OPEN_STATUSES } from '@till/contract'
 import type { Queryable } from '../db/port.ts'
 import { type ListingFilter, paymentConditions, type SqlParams } from './filter.ts'
 
@@ -42,18 +43,15 @@ export async function compactCustomers(tx: Queryable): Promise<void> {
 
 type Cell = { merchantId: string | null; status: string | null; tokenSymbol: string | null; network: string | null }
 
-// A status filter naming every stored status is no filter at all.
-const ALL_STATUSES = 5
-
 /** The cell a filter is, if it is one: at most one value per filter, and only filters the cells carry. */
 export function cellOf(filter: ListingFilter): Cell | undefined {
   if (filter.referenceId !== undefined || filter.wallet !== undefined) return undefined
   const one = (values: readonly string[] | undefined): string | null | false =>
     values === undefined ? null : values.length === 1 ? (values[0] ?? false) : false
-  const statuses = filter.statuses?.length === ALL_STATUSES ? undefined : filter.statuses
+  const statuses = filter.statuses?.length === MERCHANT_STATUSES.length ? undefined : filter.statuses
   const status = one(statuses)
   // Open statuses change: their buyers are not in the sets.
-  if (status === false || status === 'pending' || status === 'processing') return undefined
+  if (status === false || (status !== null && !isFinalStatus(status as MerchantPaymentStatus))) return undefined
   const merchantId = one(filter.merchantIds)
   const tokenSymbol = one(filter.tokenSymbols)
   const network = one(filter.networks)
@@ -92,7 +90,7 @@ export function customersSql(filter: ListingFilter, params: SqlParams): string {
   const openBuyers =
     cell.status === null
       ? ` UNION SELECT p.buyer_key FROM payments p
-           WHERE ${narrow('p')} AND p.buyer_key IS NOT NULL AND p.status IN ('pending', 'processing')`
+           WHERE ${narrow('p')} AND p.buyer_key IS NOT NULL AND p.status IN (${OPEN_STATUSES.map((open) => `'${open}'`).join(', ')})`
       : ''
   const fromSets = `(
     (SELECT coalesce(max(cc.customers), 0) FROM customer_cells cc WHERE ${cellWhere})

@@ -1,4 +1,4 @@
-import type { ListingPaymentStatus, MerchantPaymentStatus, PaymentListQuery } from '@till/contract'
+import { fromListingStatus, type MerchantPaymentStatus, type PaymentListQuery } from '@till/contract'
 import type { SqlValue } from '../db/port.ts'
 
 /** Whose payments a listing may show: decided by the credentials, never by the query. */
@@ -23,17 +23,6 @@ export type ListingFilter = {
   endTs?: string
 }
 
-// The listing shows a stored `pending` as `requires_action`; nothing in Till is ever `cancelled`, so
-// that value is accepted and matches no payment.
-const STORED: Record<ListingPaymentStatus, MerchantPaymentStatus | undefined> = {
-  requires_action: 'pending',
-  processing: 'processing',
-  succeeded: 'succeeded',
-  failed: 'failed',
-  expired: 'expired',
-  cancelled: undefined,
-}
-
 const unique = <T>(values: readonly T[]): T[] => [...new Set(values)]
 
 export function toListingFilter(query: PaymentListQuery, scope: ListingScope, tokenSymbols: readonly string[] | undefined): ListingFilter {
@@ -42,7 +31,9 @@ export function toListingFilter(query: PaymentListQuery, scope: ListingScope, to
     partnerId: scope.partnerId,
     ...(merchantIds ? { merchantIds } : {}),
     ...(scope.kind === 'wallet' ? { wallet: { appId: scope.appId, clientId: scope.clientId } } : {}),
-    ...(query.status ? { statuses: unique(query.status.map((status) => STORED[status]).filter((status) => status !== undefined)) } : {}),
+    // The listing's `requires_action` is a stored `pending`; nothing in Till is ever `cancelled`, so that value
+    // is accepted and matches no payment.
+    ...(query.status ? { statuses: unique(query.status.map(fromListingStatus).filter((status) => status !== undefined)) } : {}),
     ...(tokenSymbols ? { tokenSymbols: unique(tokenSymbols) } : {}),
     ...(query.network ? { networks: unique(query.network) } : {}),
     ...(query.referenceId !== undefined ? { referenceId: query.referenceId } : {}),

@@ -1,4 +1,4 @@
-import { FINAL_PROGRESS, STATUS_PROGRESS, type MerchantPaymentStatus } from '@till/contract'
+import { isFinalStatus, STATUS_PROGRESS, type MerchantPaymentStatus } from '@till/contract'
 
 export type CachedStatus = {
   id: string
@@ -8,9 +8,6 @@ export type CachedStatus = {
   /** Milliseconds since the epoch. */
   expiresAt: number
 }
-
-// A payment's state only moves forward, so of two observations the one further along is the newer.
-const isTerminal = (status: MerchantPaymentStatus) => STATUS_PROGRESS[status] === FINAL_PROGRESS
 
 /**
  * An in-memory cache of payment statuses that status reads can trust. It may lag behind the database
@@ -47,18 +44,18 @@ export function statusCache(
 
     get(id: string): CachedStatus | undefined {
       const entry = entries.get(id)
-      return entry && (complete || isTerminal(entry.status)) ? entry : undefined
+      return entry && (complete || isFinalStatus(entry.status)) ? entry : undefined
     },
 
     /** A row read from the database when `since` was the generation. */
     remember(entry: CachedStatus, since: number) {
       if (since !== generation) return
-      if (complete || isTerminal(entry.status)) put(entry)
+      if (complete || isFinalStatus(entry.status)) put(entry)
     },
 
     /** A change this process made, or one announced by another instance: already committed. */
     changed(entry: CachedStatus) {
-      if (complete || isTerminal(entry.status)) put(entry)
+      if (complete || isFinalStatus(entry.status)) put(entry)
       options.onChange?.(entry.id)
     },
 
@@ -66,7 +63,7 @@ export function statusCache(
     incomplete() {
       complete = false
       generation++
-      for (const [id, entry] of entries) if (!isTerminal(entry.status)) entries.delete(id)
+      for (const [id, entry] of entries) if (!isFinalStatus(entry.status)) entries.delete(id)
     },
 
     /** Every change reaches the cache again. */

@@ -1,4 +1,4 @@
-import { currencyByCode, type MerchantPaymentStatus } from '@till/contract'
+import { currencyByCode, type MerchantPaymentStatus, OPEN_STATUSES } from '@till/contract'
 import type { Queryable } from '../db/port.ts'
 import { sourcesOf } from '../domain/lifecycle.ts'
 import type { CachedStatus } from '../payments/status-cache.ts'
@@ -6,7 +6,10 @@ import { PAYMENT_COLUMNS, toPaymentRecord, type PaidDetails, type PaymentRecord,
 
 export type NewPayment = Omit<PaymentRecord, 'status' | 'updatedAt' | 'paid'>
 
-const LIVE = `('pending', 'processing', 'succeeded')`
+// A payment holds its referenceId while it can still succeed, or once it has (ADR 3); the partial unique
+// index payments_live_reference has the same predicate, which ON CONFLICT must imply.
+export const REFERENCE_HOLDING: readonly MerchantPaymentStatus[] = [...OPEN_STATUSES, 'succeeded']
+const LIVE = `(${REFERENCE_HOLDING.map((status) => `'${status}'`).join(', ')})`
 
 function currencyExponent(code: string): number {
   const currency = currencyByCode(code)
@@ -191,7 +194,7 @@ export function paymentStore(db: Queryable) {
            RETURNING p.id, p.expires_at
          ), logged AS (
            INSERT INTO payment_transitions (payment_id, from_status, to_status, reason, at)
-           SELECT id, 'pending', 'expired', 'deadline', expires_at FROM moved
+           SELECT id, 'pending' AS from_status, 'expired' AS to_status, 'deadline', expires_at FROM moved
          )
          SELECT id FROM moved`,
         [now, limit, onlyId ?? null, partnerId ?? null],

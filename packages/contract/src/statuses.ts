@@ -1,0 +1,78 @@
+// The one status vocabulary (spec section 3): the values of both views, how a payment moves between them,
+// which are final, and how the merchant view maps onto the listing's. Every package, the checkout page's
+// browser bundle included, imports it; none writes a list of its own, and the database's CHECK constraint
+// and transition trigger are tested against it (packages/service/src/db/status-rules.int.test.ts).
+// No zod here, at run time or otherwise: the checkout page imports this module alone.
+
+/** The merchant view's statuses, in lifecycle order. */
+export const MERCHANT_STATUSES = ['pending', 'processing', 'succeeded', 'failed', 'expired'] as const
+export type MerchantPaymentStatus = (typeof MERCHANT_STATUSES)[number]
+
+/** The listing view's statuses. */
+export const LISTING_STATUSES = ['requires_action', 'processing', 'succeeded', 'failed', 'expired', 'cancelled'] as const
+export type ListingPaymentStatus = (typeof LISTING_STATUSES)[number]
+
+/**
+ * Where a payment in each status may go next: one way, and nowhere from a final status. The database's
+ * trigger enforces the same table; every status change is a compare-and-set from these sources.
+ */
+export const TRANSITIONS = {
+  pending: ['processing', 'failed', 'expired'],
+  processing: ['succeeded', 'failed'],
+  succeeded: [],
+  failed: [],
+  expired: [],
+} as const satisfies Record<MerchantPaymentStatus, readonly MerchantPaymentStatus[]>
+
+const NEXT: Readonly<Record<MerchantPaymentStatus, readonly MerchantPaymentStatus[]>> = TRANSITIONS
+
+/** Final is decided here, one way: a status with nowhere to go. */
+export type FinalStatus = { [S in MerchantPaymentStatus]: (typeof TRANSITIONS)[S] extends readonly [] ? S : never }[MerchantPaymentStatus]
+
+export function isFinalStatus(status: MerchantPaymentStatus): status is FinalStatus {
+  return NEXT[status].length === 0
+}
+
+// Pure: a bundle that does not use a derived list leaves it out.
+export const FINAL_STATUSES = /* @__PURE__ */ MERCHANT_STATUSES.filter(isFinalStatus)
+
+/** The statuses a payment can still leave. */
+export const OPEN_STATUSES = /* @__PURE__ */ MERCHANT_STATUSES.filter((status) => !isFinalStatus(status))
+
+export function canTransition(from: MerchantPaymentStatus, to: MerchantPaymentStatus): boolean {
+  return NEXT[from].includes(to)
+}
+
+/**
+ * How far along its lifecycle a payment in each status is. Of two observations of one payment, the one
+ * further along is the newer, whatever order they arrived in; the final statuses share the last step, since
+ * a payment reaches only one of them and never leaves it.
+ */
+export const STATUS_PROGRESS: Readonly<Record<MerchantPaymentStatus, number>> = {
+  pending: 0,
+  processing: 1,
+  succeeded: 2,
+  failed: 2,
+  expired: 2,
+}
+
+/** The listing's name for a merchant-view status: `pending` is listed as `requires_action`. */
+export function toListingStatus(status: MerchantPaymentStatus): ListingPaymentStatus {
+  return status === 'pending' ? 'requires_action' : status
+}
+
+/** The merchant-view status a listing status stands for; `cancelled` stands for none (Till never cancels). */
+export function fromListingStatus(status: ListingPaymentStatus): MerchantPaymentStatus | undefined {
+  return MERCHANT_STATUSES.find((merchant) => toListingStatus(merchant) === status)
+}
+
+/**
+ * The spec names terminal values only for the merchant view; the listing view adds `cancelled`, which can
+ * never move again either, so it is terminal too.
+ */
+export function isTerminalListingStatus(status: ListingPaymentStatus): boolean {
+  const merchant = fromListingStatus(status)
+  return merchant === undefined || isFinalStatus(merchant)
+}
+
+export const TERMINAL_LISTING_STATUSES = /* @__PURE__ */ LISTING_STATUSES.filter(isTerminalListingStatus)
