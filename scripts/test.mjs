@@ -59,7 +59,18 @@ async function packages() {
     }
   }
   counts[elementsIntegrityListed() ? 'passed' : 'failed'] += 1
+  counts[kitListedInReadme() ? 'passed' : 'failed'] += 1
   return counts
+}
+
+/** The README's Install section names the kit: every public package, and no other. */
+function kitListedInReadme() {
+  const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8')
+  const install = readme.slice(readme.indexOf('## Install'), readme.indexOf('\n## ', readme.indexOf('## Install') + 1))
+  const named = [...new Set([...install.matchAll(/`@till\/([a-z-]+)`/g)].map((match) => match[1]))].sort()
+  const listed = JSON.stringify(named) === JSON.stringify([...PUBLIC_PACKAGES].sort())
+  if (!listed) log(`README.md's Install section names ${named.join(', ')}; the kit is ${PUBLIC_PACKAGES.join(', ')}`)
+  return listed
 }
 
 /** The elements' README gives the drop-in bundle's SRI hash: it must be the built file's. */

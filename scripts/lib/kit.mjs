@@ -1,10 +1,19 @@
 // The kit's tarballs, as a merchant installs them (ADR 16). Used by `pnpm pack:kit` and the consumer test.
 import { execFileSync, spawnSync } from 'node:child_process'
-import { mkdirSync, readdirSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import path from 'node:path'
 import { repoRoot } from './ensure.mjs'
 
-export const PUBLIC_PACKAGES = ['contract', 'client', 'express', 'elements', 'testing', 'webview']
+/**
+ * The kit: every package of `packages/` that is not private. Its own manifest says so, and nothing else
+ * lists the kit (`pnpm build` builds every package that has a build, in dependency order).
+ */
+export const PUBLIC_PACKAGES = readdirSync(path.join(repoRoot, 'packages'))
+  .filter((name) => {
+    const manifest = path.join(repoRoot, 'packages', name, 'package.json')
+    return existsSync(manifest) && JSON.parse(readFileSync(manifest, 'utf8')).private !== true
+  })
+  .sort()
 
 /**
  * Packs every public package (built already) into `out` and returns the tarballs' paths. pnpm pack turns

@@ -1,7 +1,6 @@
 // payments.list and merchantPayments.list against the real service: one page when awaited, every page
 // when iterated, as stripe-node's auto-pagination reads.
-import { TILL_BIN } from '@till/service/spawn'
-import { type SandboxTill, startSandboxTill } from '@till/testing'
+import { type SandboxTill, startSandboxTill } from './till.test-helper.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { TillClient } from './client.ts'
 import { TillInvalidRequestError } from './errors.ts'
@@ -11,7 +10,7 @@ let till: TillClient
 const created: string[] = []
 
 beforeAll(async () => {
-  sandbox = await startSandboxTill({ command: [process.execPath, TILL_BIN] })
+  sandbox = await startSandboxTill()
   till = new TillClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, merchantId: sandbox.merchantId })
   for (let i = 0; i < 5; i++) {
     const payment = await till.merchantPayments.create({

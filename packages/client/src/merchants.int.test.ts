@@ -1,6 +1,5 @@
 // merchants.create and merchants.update against the real service.
-import { TILL_BIN } from '@till/service/spawn'
-import { type SandboxTill, startSandboxTill } from '@till/testing'
+import { type SandboxTill, startSandboxTill } from './till.test-helper.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { TillClient } from './client.ts'
 import { TillConflictError, TillInvalidRequestError, TillNotFoundError } from './errors.ts'
@@ -9,7 +8,7 @@ let sandbox: SandboxTill
 let till: TillClient
 
 beforeAll(async () => {
-  sandbox = await startSandboxTill({ command: [process.execPath, TILL_BIN] })
+  sandbox = await startSandboxTill()
   till = new TillClient({ baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey })
 })
 

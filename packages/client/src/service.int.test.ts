@@ -1,14 +1,12 @@
-// The client against the real Till service (`till serve --sandbox`, started through @till/testing as a shop's
-// own tests would start it) listening on 127.0.0.1.
-import { TILL_BIN } from '@till/service/spawn'
-import { type SandboxTill, startSandboxTill } from '@till/testing'
+// The client against the real Till service (`till serve --sandbox`, started by the service's own launcher),
+// listening on 127.0.0.1.
+import { type SandboxTill, startSandboxTill } from './till.test-helper.ts'
 import { Agent, type Dispatcher } from 'undici'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { TillClient } from './client.ts'
 import type { TillClientOptions } from './config.ts'
 import { TillAuthenticationError, TillConflictError, TillError, TillInvalidRequestError, TillNotFoundError } from './errors.ts'
 
-const command = [process.execPath, TILL_BIN]
 let sandbox: SandboxTill
 let baseUrl: string
 const clients: TillClient[] = []
@@ -16,7 +14,7 @@ const agents: Agent[] = []
 const tills: SandboxTill[] = []
 
 beforeAll(async () => {
-  sandbox = await startSandboxTill({ command })
+  sandbox = await startSandboxTill()
   tills.push(sandbox)
   baseUrl = sandbox.baseUrl
 })
@@ -187,7 +185,7 @@ describe('Pay-Version', () => {
 
   it('gives a version older than the pin api_version_downgrade', async () => {
     // A second sandbox, its partner pinned to the preview version.
-    const pinned = await startSandboxTill({ command, args: ['--sandbox-api-version', '2026-02-19.preview'] })
+    const pinned = await startSandboxTill({ args: ['--sandbox-api-version', '2026-02-19.preview'] })
     tills.push(pinned)
     const till = client({ baseUrl: pinned.baseUrl, apiKey: pinned.apiKey, merchantId: pinned.merchantId, payVersion: '2026-02-18' })
     const error = await rejection(till.merchantPayments.create(eur('100')))
