@@ -47,7 +47,6 @@ import { sandboxRail } from './sandbox/rail.ts'
 import type { EvmConfig } from './evm/config.ts'
 import type { FollowerTiming } from './evm/follower.ts'
 import { lateTransferViews } from './evm/late-transfers.ts'
-import { evmRail } from './evm/rail.ts'
 import { ApiError } from './errors.ts'
 import { accountStore } from './store/accounts.ts'
 import { serviceSecret } from './store/secrets.ts'
@@ -275,6 +274,8 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
     )
   }
   if (deps.evm) {
+    // viem and the rail load only where a configuration names networks (bench/startup).
+    const { evmRail } = await import('./evm/rail.ts')
     const timing = { ...DEFAULT_FOLLOWER_TIMING, ...deps.evm.timing }
     railList.push(evmRail({ db, payments, accounts, clock, log: app.log, config: deps.evm.config, timing }))
   }

@@ -1,11 +1,11 @@
-import { checksumAddress } from 'viem'
 import { z } from 'zod'
+import { checksumAddress } from './checksum.ts'
 import { expecting } from './issues.ts'
 
 /** The form viem's `Address` has too, so the rail can hand these over as they are. */
 export type Address = `0x${string}`
 
-const ADDRESS_PATTERN = /^0x[0-9a-fA-F]{40}$/
+export const ADDRESS_PATTERN = /^0x[0-9a-fA-F]{40}$/
 const ZERO_ADDRESS = `0x${'0'.repeat(40)}`
 
 /**
@@ -15,7 +15,7 @@ const ZERO_ADDRESS = `0x${'0'.repeat(40)}`
 export function failsChecksum(hex: string): boolean {
   const digits = hex.slice(2)
   const mixed = /[a-f]/.test(digits) && /[A-F]/.test(digits)
-  return ADDRESS_PATTERN.test(hex) && mixed && checksumAddress(hex as Address) !== hex
+  return ADDRESS_PATTERN.test(hex) && mixed && checksumAddress(hex) !== hex
 }
 
 /** The address lower-cased, so one contract has one spelling; undefined when malformed or its checksum fails. */

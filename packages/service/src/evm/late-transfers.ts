@@ -1,6 +1,6 @@
 import type { LateTransfer } from '@till/contract'
-import { getAddress } from 'viem'
 import type { Queryable } from '../db/port.ts'
+import { checksumAddress } from './checksum.ts'
 import type { EvmConfig } from './config.ts'
 import { evmTransfers } from './transfers.ts'
 
@@ -18,7 +18,7 @@ export function lateTransferViews(deps: { db: Queryable; config: Pick<EvmConfig,
       return {
         paymentId: transfer.paymentId,
         transaction: { networkId: transfer.network, hash: transfer.txHash },
-        from: `${transfer.network}:${getAddress(transfer.sender)}`,
+        from: `${transfer.network}:${checksumAddress(transfer.sender)}`,
         tokenAmount: {
           unit: `caip19/${caip19}`,
           value: transfer.amount.toString(),

@@ -1,5 +1,5 @@
 import { LOGO_RULES } from '@till/contract'
-import sharp, { type Metadata } from 'sharp'
+import type { Metadata, Sharp, SharpOptions } from 'sharp'
 import { LogoRefused } from './refusal.ts'
 import { LOGO_SIZES } from './urls.ts'
 
@@ -125,11 +125,21 @@ const decodeReason = (error: unknown, stage: 'header' | 'pixels'): string => {
 
 type Header = { format: LogoFormat; width: number; height: number; hasAlpha: boolean }
 
+// libvips is loaded with the first logo, not with the service: most instances never import one, and it
+// costs start-up time and some 20 MB (bench/startup).
+let loaded: Promise<(input: Buffer, options: SharpOptions) => Sharp> | undefined
+const sharp = async (input: Buffer, options: SharpOptions): Promise<Sharp> => {
+  loaded ??= import('sharp').then((module) => module.default)
+  return (await loaded)(input, options)
+}
+
 /** Reads the header only (no pixel decode), with no pixel limit so that a huge claim is reported as such. */
 const readHeader = async (bytes: Buffer, sniffed: LogoFormat | 'heif-container'): Promise<Header> => {
+  // Outside the try: a libvips that will not load is Till's failure, not a bad logo.
+  const image = await sharp(bytes, { limitInputPixels: false })
   let metadata: Metadata
   try {
-    metadata = await sharp(bytes, { limitInputPixels: false }).metadata()
+    metadata = await image.metadata()
   } catch (error) {
     if (sniffed === 'heif-container' && ftypBrands(bytes)?.some((brand) => HEVC_BRANDS.has(brand))) {
       throw new LogoRefused(LOGO_REFUSALS.heic)
@@ -155,7 +165,8 @@ const readHeader = async (bytes: Buffer, sniffed: LogoFormat | 'heif-container')
 
 /** Decodes and re-encodes one variant: upright, centre-cropped to a square, WebP without metadata. */
 const encodeVariant = async (bytes: Buffer, size: number): Promise<LogoVariant> => {
-  const out = await sharp(bytes, { limitInputPixels: LOGO_RULES.maxSize * LOGO_RULES.maxSize, failOn: 'error' })
+  const image = await sharp(bytes, { limitInputPixels: LOGO_RULES.maxSize * LOGO_RULES.maxSize, failOn: 'error' })
+  const out = await image
     .autoOrient()
     .resize(size, size, { fit: 'cover', position: 'centre' })
     .webp({ quality: 90, alphaQuality: 100, effort: 2 })

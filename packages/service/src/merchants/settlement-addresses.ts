@@ -1,6 +1,6 @@
-import { getAddress } from 'viem'
 import { fieldError } from '../errors.ts'
-import { chainIdOf, failsChecksum } from '../evm/ids.ts'
+import { checksumAddress } from '../evm/checksum.ts'
+import { ADDRESS_PATTERN, chainIdOf, failsChecksum } from '../evm/ids.ts'
 
 /**
  * Refuses a receiving account that is not an EVM account with an EIP-55 checksummed address: a mistyped
@@ -24,12 +24,8 @@ export function checkSettlementAddresses(accounts: readonly string[]): string[] 
         'fails its EIP-55 checksum (the case of its letters), so a digit may be mistyped; copy it again from the wallet',
       )
     }
-    let checksummed: string
-    try {
-      checksummed = getAddress(address)
-    } catch {
-      throw fieldError(field, 'is not a 20-byte hexadecimal address')
-    }
+    if (!ADDRESS_PATTERN.test(address)) throw fieldError(field, 'is not a 20-byte hexadecimal address')
+    const checksummed = checksumAddress(address)
     if (checksummed !== address) throw fieldError(field, `is not EIP-55 checksummed; write it as ${network}:${checksummed}`)
     return account
   })
