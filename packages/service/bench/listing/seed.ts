@@ -120,16 +120,8 @@ export async function seedPayments(db: Database, options: SeedOptions, log: (lin
     for (const index of indexes) await tx.exec(index.definition)
   })
   log(`  ${indexes.length} indexes built at ${seconds()} s`)
-  // The rollups as the triggers and the compactor would have left them.
-  await db.exec(`
-    INSERT INTO payment_stats (merchant_id, day, status, currency, token_symbol, network, partner_id, payments, amount_minor)
-    SELECT merchant_id, (created_at AT TIME ZONE 'UTC')::date, status, currency, coalesce(token_symbol, ''), coalesce(network, ''),
-           partner_id, count(*), sum(amount_minor)
-      FROM payments GROUP BY 1, 2, 3, 4, 5, 6, 7;
-    INSERT INTO payment_stats_partner (partner_id, day, status, currency, token_symbol, network, payments, amount_minor)
-    SELECT partner_id, day, status, currency, token_symbol, network, sum(payments), sum(amount_minor)
-      FROM payment_stats GROUP BY 1, 2, 3, 4, 5, 6;
-  `)
+  // The rollups as the triggers and the compactor would have left them, built by migration 0012's rebuild.
+  await db.exec('SELECT rebuild_payment_stats()')
   log(`  rollups built at ${seconds()} s`)
   // The customer sets as compaction would have left them, built by the migration's own bulk rebuild.
   await db.transaction(async (tx) => {

@@ -1,7 +1,9 @@
+import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { flag } from './flag.ts'
 import { commandHelp, flagHelp } from './flag-help.ts'
+import { SERVE_FLAGS } from './serve-flags.ts'
 
 describe('flagHelp', () => {
   it('puts the flag, its text with the default, and its variable in columns', () => {
@@ -52,5 +54,15 @@ describe('commandHelp', () => {
     expect(help).toBe(
       'Usage: till thing [options]\n\nDoes a thing.\n\nOptions:\n  --json                JSON\n  -h, --help            Show this help\n',
     )
+  })
+})
+
+describe('docs/operating.md', () => {
+  it('lists every till serve flag, with its variable, in the order of --help', () => {
+    const guide = readFileSync(new URL('../../../../docs/operating.md', import.meta.url), 'utf8')
+    const start = guide.indexOf('## `till serve` flags')
+    const table = guide.slice(start, guide.indexOf('\n## ', start + 1))
+    const rows = [...table.matchAll(/^\| `--([a-z-]+)[^`]*` +\| (?:`([A-Z_]+)`)? *\|/gm)].map(([, name, env]) => [name, env ?? ''])
+    expect(rows).toEqual(Object.entries(SERVE_FLAGS).map(([name, declaration]) => [name, declaration.env ?? '']))
   })
 })

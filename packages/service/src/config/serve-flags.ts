@@ -66,7 +66,7 @@ export const SERVE_FLAGS = {
     value: 'FILE',
     env: 'TILL_CONFIG',
     schema: z.string().min(1, { error: 'must name a JSON file' }).optional(),
-    help: 'EVM payments: networks, tokens and rates (JSON; see README)\nWithout it, only sandbox payments can be paid',
+    help: 'EVM payments: networks, tokens and rates (JSON; see docs/operating.md)\nWithout it, only sandbox payments can be paid',
   }),
   'public-url': flag({
     type: 'string',

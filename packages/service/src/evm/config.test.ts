@@ -134,13 +134,13 @@ describe('loadEvmConfig', () => {
   })
 })
 
-describe('the README’s example configuration', () => {
+describe('docs/operating.md’s example configuration', () => {
   it('is a configuration Till accepts', () => {
-    const readme = readFileSync(new URL('../../../../README.md', import.meta.url), 'utf8')
-    const section = readme.slice(readme.indexOf('### Real payments on EVM chains'))
+    const guide = readFileSync(new URL('../../../../docs/operating.md', import.meta.url), 'utf8')
+    const section = guide.slice(guide.indexOf('## Real payments on EVM chains'))
     const json = /```json\n([\s\S]*?)```/.exec(section)?.[1]
     expect(json).toBeDefined()
-    const config = parseEvmConfig(JSON.parse(json ?? ''), 'README.md')
+    const config = parseEvmConfig(JSON.parse(json ?? ''), 'docs/operating.md')
     expect(config.networks.map((network) => network.name)).toEqual(['Base'])
     expect(config.rates.endpoint).toBe('https://rates.example.com/v1/rates')
   })

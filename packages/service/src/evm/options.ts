@@ -1,4 +1,5 @@
 import type { PaymentOption } from '@till/contract'
+import { optionView } from '../rails/shared-details.ts'
 import { getAddress } from 'viem'
 import type { Clock } from '../domain/clock.ts'
 import type { AccountStore } from '../store/accounts.ts'
@@ -30,13 +31,7 @@ export const rateDisplay = (currency: string, quote: StoredQuote, token: EvmToke
 export function toPaymentOption(payment: PaymentRecord, option: EvmOption): PaymentOption {
   const { network, token, quote } = option
   return {
-    id: option.id,
-    network: { id: network.id, name: network.name },
-    tokenAmount: {
-      unit: `caip19/${token.id}`,
-      value: quote.tokenMinor.toString(),
-      display: { assetSymbol: token.symbol, assetName: token.name, decimals: token.decimals, networkName: network.name },
-    },
+    ...optionView({ id: option.id, network, token, value: quote.tokenMinor }),
     payTo: `${network.id}:${getAddress(quote.recipient)}`,
     rate: rateDisplay(payment.currency, quote, token),
     transfer: { to: getAddress(token.address), data: transferCall(quote.recipient, quote.tokenMinor, paymentReference(payment.id)) },

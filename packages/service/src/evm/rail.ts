@@ -8,13 +8,14 @@ import type { PaymentService } from '../payments/service.ts'
 import { partnerModes } from '../rails/partner-modes.ts'
 import type { PaymentRail } from '../rails/rail.ts'
 import type { AccountStore } from '../store/accounts.ts'
-import type { PaidDetails, PaymentRecord } from '../store/payment-record.ts'
+import type { PaymentRecord } from '../store/payment-record.ts'
 import { checkChainIds, evmChains } from './chains.ts'
 import { ConfigError, type EvmConfig } from './config.ts'
 import { devWallet } from './dev-wallet.ts'
 import { evmFollower, type FollowerTiming } from './follower.ts'
 import { type Address, normalizeAddress } from './ids.ts'
 import { type EvmOption, evmOptions, toPaymentOption } from './options.ts'
+import { transferDetails } from '../rails/shared-details.ts'
 import { paymentQuotes } from './quotes.ts'
 import { fetchRates, type EndpointRates } from './rate-endpoint.ts'
 import { evmTransfers, type Transfer } from './transfers.ts'
@@ -158,25 +159,15 @@ export function evmRail(deps: EvmRailDeps) {
     }
     if (payment.status !== 'pending' || payment.expiresAt <= now) return recordLate(payment, transfer)
 
-    const paid: PaidDetails = {
+    const paid = transferDetails({
       // Checksummed where people read it, as wallets and explorers show it.
       buyerAccount: `${option.network.id}:${getAddress(from)}`,
-      buyerProviderName: submission.walletName ?? null,
-      buyerProviderIcon: null,
+      walletName: submission.walletName ?? null,
       network: option.network.id,
-      txHash: hash,
-      txNonce: BigInt(checked.nonce),
-      token: {
-        unit: option.token.id,
-        value: option.quote.tokenMinor,
-        symbol: option.token.symbol,
-        name: option.token.name,
-        decimals: option.token.decimals,
-      },
-      feeMinor: null,
-      feePercentage: null,
-      settlement: null,
-    }
+      token: option.token,
+      value: option.quote.tokenMinor,
+      transaction: { hash, nonce: BigInt(checked.nonce) },
+    })
     let moved: PaymentRecord
     try {
       moved = await deps.payments.atomically(async ({ transition, tx }) => {

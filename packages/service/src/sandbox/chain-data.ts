@@ -1,5 +1,6 @@
 import { randomBytes, randomInt } from 'node:crypto'
 import { parseFiatUnit } from '@till/contract'
+import { transferDetails } from '../rails/shared-details.ts'
 import type { PaidDetails } from '../store/payment-record.ts'
 
 /**
@@ -84,24 +85,13 @@ export function submittedTransaction(input: Quote): PaidDetails {
 /** What a buyer who connected a wallet and saw the quote leaves, before any transaction exists. */
 export function quoted(input: Quote): PaidDetails {
   const option = input.option ?? DEFAULT_OPTION
-  return {
+  return transferDetails({
     buyerAccount: input.buyerAccount ?? `${option.network.caip2}:${hex(20)}`,
-    buyerProviderName: input.walletName,
-    buyerProviderIcon: null,
+    walletName: input.walletName,
     network: option.network.caip2,
-    txHash: null,
-    txNonce: null,
-    token: {
-      unit: option.token.caip19,
-      value: sandboxTokenValue(input.currency, input.amountMinor),
-      symbol: option.token.symbol,
-      name: option.token.name,
-      decimals: option.token.decimals,
-    },
-    feeMinor: null,
-    feePercentage: null,
-    settlement: null,
-  }
+    token: { ...option.token, id: option.token.caip19 },
+    value: sandboxTokenValue(input.currency, input.amountMinor),
+  })
 }
 
 /** What confirmation adds (processing → succeeded): the fee and the merchant's settlement, net of it. */

@@ -14,26 +14,19 @@ import { partnerModes } from '../rails/partner-modes.ts'
 import type { PaymentRail } from '../rails/rail.ts'
 import type { AccountStore } from '../store/accounts.ts'
 import type { PaymentRecord } from '../store/payment-record.ts'
+import { optionView } from '../rails/shared-details.ts'
 import { SANDBOX_OPTIONS, type SandboxOption, sandboxOption, sandboxTokenValue } from './chain-data.ts'
 import { sandboxConfirmations, sandboxConfirmer } from './confirmations.ts'
 import { SANDBOX_APP_NAME } from './seed.ts'
 import { payWithTestWallet, TEST_WALLETS } from './test-wallets.ts'
 
 function paymentOption(payment: PaymentRecord, option: SandboxOption): PaymentOption {
-  return {
+  return optionView({
     id: option.id,
     network: { id: option.network.caip2, name: option.network.name },
-    tokenAmount: {
-      unit: `caip19/${option.token.caip19}`,
-      value: sandboxTokenValue(payment.currency, payment.amountMinor).toString(),
-      display: {
-        assetSymbol: option.token.symbol,
-        assetName: option.token.name,
-        decimals: option.token.decimals,
-        networkName: option.network.name,
-      },
-    },
-  }
+    token: { ...option.token, id: option.token.caip19 },
+    value: sandboxTokenValue(payment.currency, payment.amountMinor),
+  })
 }
 
 /**
