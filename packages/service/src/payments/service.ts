@@ -192,7 +192,10 @@ export function paymentService(deps: { db: Database; clock: Clock; policy: Payme
 
     /**
      * One step along the lifecycle. Refused (409) when the rule or the current state does not allow it;
-     * a pending payment past its deadline is expired instead and the refusal says so.
+     * a pending payment past its deadline is expired instead and the refusal says so. The same commit
+     * writes the change's webhook event and a delivery per endpoint of the merchant: the trigger
+     * payments_webhook_event (migrations/0008_webhooks.sql) does, for every path that changes a status
+     * (see webhook-outbox.int.test.ts); the dispatcher (webhooks/) sends them.
      */
     transition(input: TransitionInput): Promise<PaymentRecord> {
       return step(store, input, announce)
