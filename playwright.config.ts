@@ -50,7 +50,7 @@ export default defineConfig<object, TillWorkerFixtures>({
   projects: [
     { name: 'chromium', use: { browserName: 'chromium' } },
     {
-      // The README's "Test your checkout in your own Playwright suite", run as a merchant would run it.
+      // docs/testing-your-checkout.md's "@till/testing in your own Playwright suite", run as a merchant would run it.
       name: 'readme-example',
       testDir: './demo/examples/playwright',
       use: { browserName: 'chromium', tillOptions: { command: [process.execPath, 'packages/service/bin/till.mjs'] } },

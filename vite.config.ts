@@ -72,7 +72,7 @@ export default defineConfig({
       },
       {
         // The embedded-checkout host kit: pure units, its React Native handlers called with fake events, and
-        // the README's example.
+        // docs/embedded-checkout.md's example.
         test: {
           ...shared,
           name: 'webview',

@@ -1,4 +1,4 @@
-// The README's "Add a pay button to your own store" is demo/examples/pay-button: its few lines of HTML and
+// docs/merchant-integration.md's pay-button example is demo/examples/pay-button: its few lines of HTML and
 // server code, run here as a shopper would meet them, with JavaScript and without.
 import { once } from 'node:events'
 import { createServer, type Server } from 'node:https'

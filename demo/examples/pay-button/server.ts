@@ -1,5 +1,5 @@
-// The smallest shop backend with a pay button: the README's "Add a pay button to your own store" shows this
-// file, and e2e/shop/example.spec.ts runs it.
+// The smallest shop backend with a pay button: docs/merchant-integration.md ("The server: payRouter") shows
+// this file, and e2e/shop/example.spec.ts runs it.
 import { fileURLToPath } from 'node:url'
 import express from 'express'
 import { memoryOrderStore, payRouter } from '@till/express'

@@ -1,5 +1,5 @@
-// README.md's "Embedded checkout in your app" shows examples/host.ts; this runs it, against the built package
-// as an app imports it.
+// docs/embedded-checkout.md's "The host in TypeScript" shows examples/host.ts; this runs it, against the built
+// package as an app imports it.
 import { readFileSync } from 'node:fs'
 import { URL } from 'node:url'
 import { describe, expect, it, vi } from 'vitest'
@@ -18,7 +18,7 @@ function fakeHost(paid: boolean) {
   return { host, shown }
 }
 
-describe('the README’s host example', () => {
+describe('the guide’s host example', () => {
   it('loads the gatewayUrl with returnUrl and preferUniversalLinks=1, keeping its own parameters', () => {
     const { address } = checkoutScreen(fakeHost(true).host, payment)
     expect(address).toBe('https://pay.example/checkout/pay_1?lang=en&returnUrl=myshop%3A%2F%2Fcheckout%2Fdone&preferUniversalLinks=1')
@@ -70,14 +70,14 @@ describe('the README’s host example', () => {
   })
 })
 
-describe('README.md', () => {
+describe('docs/embedded-checkout.md', () => {
   it('shows examples/host.ts exactly as it is', () => {
-    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8')
+    const guide = readFileSync(new URL('../../../docs/embedded-checkout.md', import.meta.url), 'utf8')
     const source = readFileSync(new URL('./host.ts', import.meta.url), 'utf8')
-    expect(readme).toContain(`\`\`\`ts\n${source}\`\`\``)
+    expect(guide).toContain(`\`\`\`ts\n${source}\`\`\``)
   })
 
-  it('links the host docs', () => {
+  it('is linked from README.md', () => {
     const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8')
     expect(readme).toContain('(docs/embedded-checkout.md)')
   })
