@@ -19,6 +19,11 @@ export type WebhookReceiver = {
   lookup: (hostname: string) => Promise<{ address: string; family: 4 | 6 }[]>
   /** Stops listening, so connections are refused (an endpoint that is down), until `up`. */
   down(): Promise<void>
+  /**
+   * While on, every request is cut off unread and not recorded (an endpoint whose server drops what it
+   * gets), without giving up the port, which another process could take meanwhile.
+   */
+  dropAll(on: boolean): void
   /** Listens again, on the same port: the endpoint's URL is unchanged. */
   up(): Promise<void>
   close(): Promise<void>
@@ -34,7 +39,12 @@ export async function startWebhookReceiver(options: { onReceived?: (received: Re
   const pems = await selfSignedCertificate([RECEIVER_HOST])
   const received: Received[] = []
   let answers: Answer[] = []
+  let dropping = false
   const server = https.createServer({ key: pems.key, cert: pems.cert }, (request, response) => {
+    if (dropping) {
+      request.socket.destroy()
+      return
+    }
     const chunks: Buffer[] = []
     request.on('data', (chunk: Buffer) => chunks.push(chunk))
     request.on('end', () => {
@@ -66,6 +76,9 @@ export async function startWebhookReceiver(options: { onReceived?: (received: Re
       throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' })
     },
     down: () => stop(),
+    dropAll: (on) => {
+      dropping = on
+    },
     up: () => new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve)),
     close: () => stop(),
   }
