@@ -41,7 +41,8 @@ export async function testApp(db: Database, options: TestAppOptions = {}) {
       pollInMs: 2_000,
       checkoutUrl: () => CHECKOUT_URL,
       authCacheTtlMs: 0,
-      expirySweepMs: 0,
+      // Jobs run only when a test drives them.
+      jobs: { expirySweepMs: 0, webhookDispatchMs: 0, statsCompactionMs: 0, sandboxConfirmationsMs: 0 },
       ...options.config,
     },
   })

@@ -113,7 +113,7 @@ try {
       pollInMs: 2_000,
       checkoutUrl: () => 'https://checkout.invalid/pay',
       // The dispatcher's timer (retries, missed notifications); NOTIFY wakes it at once regardless.
-      expirySweepMs: 1_000,
+      jobs: { expirySweepMs: 1_000, webhookDispatchMs: 1_000, statsCompactionMs: 1_000 },
     },
     outbound: { lookup, ca: [receiver.ca] },
   })

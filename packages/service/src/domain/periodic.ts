@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger } from 'fastify'
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
 import { DatabaseUnavailable } from '../db/port.ts'
 
 /**
@@ -42,4 +42,10 @@ export function jobFailed(log: FastifyBaseLogger, name: string) {
     if (error instanceof DatabaseUnavailable) log.debug({ err: error }, `${name} waits for the database`)
     else log.error({ err: error }, `${name} failed; retrying at the next tick`)
   }
+}
+
+/** A background job's life tied to the app's: started once it is ready, stopped when it closes. */
+export function runsWith(app: FastifyInstance, job: { start(): void | Promise<void>; stop(): Promise<void> }): void {
+  app.addHook('onReady', async () => job.start())
+  app.addHook('onClose', async () => job.stop())
 }

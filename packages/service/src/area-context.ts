@@ -1,0 +1,29 @@
+import type { FastifyInstance } from 'fastify'
+import type { AppConfig, AppDeps, JobIntervals } from './app-config.ts'
+import type { Database } from './db/port.ts'
+import type { Clock } from './domain/clock.ts'
+import type { Authenticator } from './http/auth.ts'
+import type { LogoStore } from './logos/store.ts'
+import type { LogoUrl } from './logos/urls.ts'
+import type { AccountStore } from './store/accounts.ts'
+
+/**
+ * What every area is built with: the HTTP server it registers its routes and jobs on, the database, the
+ * clock, the settings, and the few things all areas share (accounts and who is calling, logos).
+ */
+export type AreaContext = {
+  app: FastifyInstance
+  db: Database
+  clock: Clock
+  config: AppConfig
+  jobs: JobIntervals
+  accounts: AccountStore
+  auth: Authenticator
+  logos: LogoStore
+  logoUrl: LogoUrl
+  outbound: AppDeps['outbound']
+  evm: AppDeps['evm']
+}
+
+/** An area's /v1 routes, registered behind the API's authentication by the app. */
+export type V1Routes = (v1: FastifyInstance) => void

@@ -1,0 +1,37 @@
+import { checkoutAssets } from '@till/checkout-page/build'
+import { DEFAULT_CHECKOUT_LIMITS } from '../app-config.ts'
+import type { AreaContext } from '../area-context.ts'
+import { rateLimiter } from '../http/rate-limit.ts'
+import { checkoutRoutes } from '../http/routes/checkout.ts'
+import type { PaymentsArea } from '../payments/area.ts'
+import type { PaymentRails } from '../rails/rail.ts'
+import { serviceSecret } from '../store/secrets.ts'
+import { checkoutTokens } from './token.ts'
+
+/** The hosted checkout page (spec 4.7, 4.8), its assets, merchants' logos and the page's gateway API. */
+export async function checkoutArea(
+  ctx: AreaContext,
+  deps: Pick<PaymentsArea, 'payments' | 'events'> & { rails: PaymentRails; closing: () => boolean },
+) {
+  const { app, db, clock, config } = ctx
+  const limits = { ...DEFAULT_CHECKOUT_LIMITS, ...config.checkoutRateLimits }
+  await checkoutRoutes(app, {
+    payments: deps.payments,
+    accounts: ctx.accounts,
+    tokens: checkoutTokens(await serviceSecret(db, 'checkout_token_key', clock.now())),
+    events: deps.events,
+    assets: await checkoutAssets(),
+    clock,
+    rails: deps.rails,
+    https: () => config.checkoutUrl().startsWith('https:'),
+    limits: {
+      perIp: rateLimiter({ ...limits.perIp, clock }),
+      perPayment: rateLimiter({ ...limits.perPayment, clock }),
+      actionsPerPayment: rateLimiter({ ...limits.actionsPerPayment, clock }),
+    },
+    closing: deps.closing,
+    checkoutUrl: config.checkoutUrl,
+    logoUrl: ctx.logoUrl,
+    logos: ctx.logos,
+  })
+}

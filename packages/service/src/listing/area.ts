@@ -1,0 +1,25 @@
+import type { AreaContext, V1Routes } from '../area-context.ts'
+import { runsWith } from '../domain/periodic.ts'
+import { paymentListingRoutes } from '../http/routes/payment-listing.ts'
+import type { PaymentsArea } from '../payments/area.ts'
+import { serviceSecret } from '../store/secrets.ts'
+import { listingCursors } from './cursor.ts'
+import { statsCompactor } from './rollups.ts'
+import { paymentListing } from './service.ts'
+
+/** The partner and merchant listings (spec 4.1) with their statistics, and the compactor of their rollups. */
+export async function listingArea(ctx: AreaContext, payments: Pick<PaymentsArea, 'store'>) {
+  const { app, db, clock } = ctx
+  const listing = paymentListing({
+    db,
+    cursors: listingCursors(await serviceSecret(db, 'listing_cursor_key', clock.now())),
+    // A listing counts a payment past its deadline as expired, whether or not the sweeper got to it.
+    async settleDeadlines(partnerId) {
+      while ((await payments.store.expireDue(clock.now(), 500, undefined, partnerId)).length === 500) {}
+    },
+    logoUrl: ctx.logoUrl,
+  })
+  if (ctx.jobs.statsCompactionMs > 0) runsWith(app, statsCompactor({ db, intervalMs: ctx.jobs.statsCompactionMs, log: app.log }))
+  const v1: V1Routes = (routes) => paymentListingRoutes(routes, { auth: ctx.auth, listing })
+  return { v1 }
+}

@@ -1,0 +1,22 @@
+import type { AreaContext, V1Routes } from '../area-context.ts'
+import { lateTransferViews } from '../evm/late-transfers.ts'
+import { merchantRoutes } from '../http/routes/merchants.ts'
+import { logoFetcher } from '../logos/fetch.ts'
+import { logoImporter } from '../logos/importer.ts'
+import { idempotencyKeys } from './idempotency.ts'
+import { merchantService } from './service.ts'
+
+/** Merchants over the API: create and update with their logos (spec 4.5, 4.6), and their late transfers. */
+export function merchantsArea(ctx: AreaContext) {
+  const { db, clock, config } = ctx
+  const merchants = merchantService({
+    db,
+    clock,
+    logoUrl: ctx.logoUrl,
+    idempotency: idempotencyKeys({ db, clock }),
+    importLogo: logoImporter({ fetch: logoFetcher({ ...ctx.outbound, allowLoopback: config.sandbox }), store: ctx.logos, clock }),
+  })
+  const lateTransfers = lateTransferViews({ db, config: ctx.evm?.config })
+  const v1: V1Routes = (routes) => merchantRoutes(routes, { merchants, lateTransfers })
+  return { v1 }
+}

@@ -1,0 +1,28 @@
+import type { AreaContext, V1Routes } from '../area-context.ts'
+import { runsWith } from '../domain/periodic.ts'
+import { webhookEndpointRoutes } from '../http/routes/webhook-endpoints.ts'
+import { serviceSecret } from '../store/secrets.ts'
+import { webhookDispatcher } from './dispatcher.ts'
+import { secretSealer } from './secrets.ts'
+import { webhookSender } from './sender.ts'
+import { webhookService } from './service.ts'
+
+/**
+ * Webhooks: merchants' endpoints and their deliveries over the API, and the dispatcher that sends what the
+ * outbox holds (the outbox itself is written with each status change: payments/service.ts).
+ */
+export async function webhooksArea(ctx: AreaContext) {
+  const { app, db, clock, config } = ctx
+  const sealer = secretSealer(await serviceSecret(db, 'webhook_secret_key', clock.now()))
+  const policy = { allowLoopback: config.sandbox }
+  const webhooks = webhookService({ db, clock, sealer, logoUrl: ctx.logoUrl, policy, lookup: ctx.outbound?.lookup })
+  if (ctx.jobs.webhookDispatchMs > 0) {
+    const send = webhookSender({ policy, ...ctx.outbound })
+    runsWith(
+      app,
+      webhookDispatcher({ db, clock, sealer, logoUrl: ctx.logoUrl, send, log: app.log, intervalMs: ctx.jobs.webhookDispatchMs }),
+    )
+  }
+  const v1: V1Routes = (routes) => webhookEndpointRoutes(routes, { auth: ctx.auth, webhooks })
+  return { v1 }
+}
