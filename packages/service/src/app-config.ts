@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { Database } from './db/port.ts'
-import type { Clock } from './domain/clock.ts'
+import type { Clock } from './core/clock.ts'
 import type { EvmConfig } from './evm/config.ts'
 import type { FollowerTiming } from './evm/follower.ts'
 import type { RateLimit } from './http/rate-limit.ts'

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { expirySweeper } from '../src/payments/expiry-sweeper.ts'
 import { paymentService } from '../src/payments/service.ts'
-import { paymentStore } from '../src/store/payments.ts'
+import { paymentStore } from '../src/payments/store.ts'
 import { createAccount, createBody, openTestDatabase, testApp, testClock, type Account, type TestDatabase, silentLog } from './fixtures.ts'
 
 describe('concurrent requests on PostgreSQL', () => {

@@ -2,7 +2,7 @@ import pg from 'pg'
 import { inject } from 'vitest'
 import type { Database } from '../src/db/port.ts'
 import { openPostgres } from '../src/db/postgres.ts'
-import { randomToken } from '../src/domain/ids.ts'
+import { randomToken } from '../src/core/ids.ts'
 
 /** The migrated database global-setup.ts makes on each server for test files to copy. */
 export const TEMPLATE_DATABASE = 'till_template'

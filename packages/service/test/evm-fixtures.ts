@@ -2,13 +2,13 @@ import { type Anvil, chainClients, deployToken, devAccount, startAnvil } from '@
 import { type Address, erc20Abi, type Hash } from 'viem'
 import { afterAll, beforeAll } from 'vitest'
 import type { Database } from '../src/db/port.ts'
-import type { Clock } from '../src/domain/clock.ts'
+import type { Clock } from '../src/core/clock.ts'
 import { evmChains } from '../src/evm/chains.ts'
 import { type EvmConfig, parseEvmConfig } from '../src/evm/config.ts'
 import { evmFollower, type FollowerTiming } from '../src/evm/follower.ts'
 import { paymentReference, transferCall } from '../src/evm/reference.ts'
 import { paymentService } from '../src/payments/service.ts'
-import { accountStore } from '../src/store/accounts.ts'
+import { accountStore } from '../src/accounts/store.ts'
 import { silentLog } from './fixtures.ts'
 
 /** The dev accounts of a rail test: who pays, who receives, and someone else. */

@@ -4,9 +4,9 @@ import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, beforeEach } from 'vitest'
 import { createApp, type AppConfig, type AppDeps } from '../src/app.ts'
 import type { Database } from '../src/db/port.ts'
-import type { Clock } from '../src/domain/clock.ts'
-import { randomToken } from '../src/domain/ids.ts'
-import { accountStore } from '../src/store/accounts.ts'
+import type { Clock } from '../src/core/clock.ts'
+import { randomToken } from '../src/core/ids.ts'
+import { accountStore } from '../src/accounts/store.ts'
 import { openTestDatabase, type TestDatabase } from './database.ts'
 
 export { openTestDatabase, type TestDatabase }

@@ -1,6 +1,6 @@
 import { currencyByCode } from '@till/contract'
 import type { Queryable } from '../src/db/port.ts'
-import { newPaymentId, randomToken } from '../src/domain/ids.ts'
+import { newPaymentId, randomToken } from '../src/core/ids.ts'
 
 /** A payment as the listing tests need it: every listed and filtered column under the test's control. */
 export type SeedPayment = {

@@ -2,10 +2,10 @@ import { checkoutAssets } from '@till/checkout-page/build'
 import { DEFAULT_CHECKOUT_LIMITS } from '../app-config.ts'
 import type { AreaContext } from '../area-context.ts'
 import { rateLimiter } from '../http/rate-limit.ts'
-import { checkoutRoutes } from '../http/routes/checkout.ts'
+import { checkoutRoutes } from './routes.ts'
 import type { PaymentsArea } from '../payments/area.ts'
 import type { PaymentRails } from '../rails/rail.ts'
-import { serviceSecret } from '../store/secrets.ts'
+import { serviceSecret } from '../db/secrets.ts'
 import { checkoutTokens } from './token.ts'
 
 /** The hosted checkout page (spec 4.7, 4.8), its assets, merchants' logos and the page's gateway API. */

@@ -9,7 +9,7 @@ import {
   type CheckoutWallet,
 } from '@till/contract'
 import { networkName } from '../rails/networks.ts'
-import type { PaidDetails, PaymentRecord } from '../store/payment-record.ts'
+import type { PaidDetails, PaymentRecord } from '../payments/record.ts'
 
 /**
  * What the checkout page may see of a payment, and no more: no referenceId, partner, fees or settlement,

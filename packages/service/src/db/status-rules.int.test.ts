@@ -5,7 +5,7 @@
 import { FINAL_STATUSES, MERCHANT_STATUSES, type MerchantPaymentStatus, OPEN_STATUSES, TRANSITIONS } from '@till/contract'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openTestDatabase, type TestDatabase } from '../../test/database.ts'
-import { REFERENCE_HOLDING } from '../store/payments.ts'
+import { REFERENCE_HOLDING } from '../payments/store.ts'
 
 let tdb: TestDatabase
 beforeAll(async () => {

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest'
 import { createCheckoutPayment, gatewayCall } from '../../test/checkout-fixtures.ts'
 import { BUYER, HAND_TIMING, handFollower, receiveOnLocalChain, transfer, useLocalChain } from '../../test/evm-fixtures.ts'
 import { createAccount, testApp, testClock, useTestDatabase, type Account } from '../../test/fixtures.ts'
-import { paymentStore } from '../store/payments.ts'
+import { paymentStore } from '../payments/store.ts'
 import { evmTransfers } from './transfers.ts'
 
 // The watch list is in the database: what one process started following, another finishes.

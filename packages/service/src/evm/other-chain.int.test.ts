@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
 import { createCheckoutPayment, gatewayCall } from '../../test/checkout-fixtures.ts'
 import { BUYER, HAND_TIMING, MERCHANT } from '../../test/evm-fixtures.ts'
 import { createAccount, testClock, useTestApp, type Account, type TestAppOptions } from '../../test/fixtures.ts'
-import { accountStore } from '../store/accounts.ts'
+import { accountStore } from '../accounts/store.ts'
 import { parseEvmConfig } from './config.ts'
 import { paymentReference, transferCall } from './reference.ts'
 

@@ -16,8 +16,8 @@ import {
 import { createAccount, testClock, useTestApp, type Account, type TestAppOptions } from '../../test/fixtures.ts'
 import { adminCommandRunner } from '../cli/admin-command.test-helper.ts'
 import { listingPayment } from '../payments/views.ts'
-import { accountStore } from '../store/accounts.ts'
-import { paymentStore } from '../store/payments.ts'
+import { accountStore } from '../accounts/store.ts'
+import { paymentStore } from '../payments/store.ts'
 import { paymentReference, transferCall } from './reference.ts'
 import { evmTransfers } from './transfers.ts'
 

@@ -1,7 +1,7 @@
 import { ErrorBody } from '@till/contract'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { createAccount, createBody, type Account, useTestApp } from '../../test/fixtures.ts'
-import { accountStore } from '../store/accounts.ts'
+import { accountStore } from '../accounts/store.ts'
 
 let account: Account
 

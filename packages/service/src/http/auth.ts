@@ -1,7 +1,7 @@
 import { type ApiVersion, AppId, WalletClientId } from '@till/contract'
-import { apiKeyId, apiKeyMatches } from '../domain/api-keys.ts'
+import { apiKeyId, apiKeyMatches } from '../accounts/api-keys.ts'
 import { ApiError } from '../errors.ts'
-import type { AccountStore, AppRecord, KeyRecord } from '../store/accounts.ts'
+import type { AccountStore, AppRecord, KeyRecord } from '../accounts/store.ts'
 
 export type Principal = {
   partnerId: string

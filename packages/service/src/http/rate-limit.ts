@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify'
-import type { Clock } from '../domain/clock.ts'
+import type { Clock } from '../core/clock.ts'
 import { ApiError } from '../errors.ts'
 
 export type RateLimit = { limit: number; windowMs: number }

@@ -1,6 +1,6 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import { type AppConfig, DEFAULT_HTTP_TIMEOUTS } from '../app-config.ts'
-import { randomToken } from '../domain/ids.ts'
+import { randomToken } from '../core/ids.ts'
 import { ApiError } from '../errors.ts'
 import { answerFrameworkError, clientErrorHandler, closeIfBodyUnread, installErrorHandling, MAX_PARAM_LENGTH } from './error-handler.ts'
 import { refuseUnstorableInput } from './storable-input.ts'

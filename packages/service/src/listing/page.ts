@@ -2,7 +2,7 @@ import type { Payment } from '@till/contract'
 import type { Queryable } from '../db/port.ts'
 import type { LogoUrl } from '../logos/urls.ts'
 import { listingPayment } from '../payments/views.ts'
-import { paymentColumns, type PaymentRow, toPaymentRecord } from '../store/payment-record.ts'
+import { paymentColumns, type PaymentRow, toPaymentRecord } from '../payments/record.ts'
 import type { CursorPosition } from './cursor.ts'
 import { type ListingFilter, paymentConditions, SqlParams } from './filter.ts'
 

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { Database } from '../db/port.ts'
-import { periodic } from '../domain/periodic.ts'
+import { periodic } from '../core/periodic.ts'
 import { compactCustomers } from './customers.ts'
 
 // Any constant works; it only has to be the same for every Till instance sharing a database.

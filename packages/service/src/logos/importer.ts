@@ -1,5 +1,5 @@
-import type { Clock } from '../domain/clock.ts'
-import { concurrencyLimit } from '../domain/concurrency.ts'
+import type { Clock } from '../core/clock.ts'
+import { concurrencyLimit } from '../core/concurrency.ts'
 import { ApiError } from '../errors.ts'
 import type { FetchedLogo } from './fetch.ts'
 import { checkLogo } from './image.ts'

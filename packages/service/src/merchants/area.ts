@@ -1,6 +1,6 @@
 import type { AreaContext, V1Routes } from '../area-context.ts'
 import { lateTransferViews } from '../evm/late-transfers.ts'
-import { merchantRoutes } from '../http/routes/merchants.ts'
+import { merchantRoutes } from './routes.ts'
 import { logoFetcher } from '../logos/fetch.ts'
 import { logoImporter } from '../logos/importer.ts'
 import { idempotencyKeys } from './idempotency.ts'

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import type { Database, Queryable } from '../db/port.ts'
-import type { Clock } from '../domain/clock.ts'
+import type { Clock } from '../core/clock.ts'
 import { ApiError } from '../errors.ts'
 
 /** How long a key answers with its first response (issue 12: 24 hours per partner). */

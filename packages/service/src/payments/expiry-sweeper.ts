@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify'
-import type { Clock } from '../domain/clock.ts'
-import { periodic } from '../domain/periodic.ts'
-import type { PaymentStore } from '../store/payments.ts'
+import type { Clock } from '../core/clock.ts'
+import { periodic } from '../core/periodic.ts'
+import type { PaymentStore } from './store.ts'
 
 export type ExpirySweeper = {
   /** Expires every pending payment past its deadline; returns how many it expired. */

@@ -2,7 +2,7 @@ import { CreatePaymentRequest, type MerchantPaymentStatus } from '@till/contract
 import { beforeEach, describe, expect, it } from 'vitest'
 import { createAccount, createBody, testClock, type Account, silentLog, useTestDatabase } from '../../test/fixtures.ts'
 import { ApiError } from '../errors.ts'
-import { paymentStore } from '../store/payments.ts'
+import { paymentStore } from './store.ts'
 import { expirySweeper } from './expiry-sweeper.ts'
 import { paymentService } from './service.ts'
 import { statusCache } from './status-cache.ts'

@@ -1,10 +1,10 @@
 import { parseFiatUnit, resolveCheckoutRedirects, type CreatePaymentRequest, type MerchantPaymentStatus } from '@till/contract'
 import type { Database, Queryable } from '../db/port.ts'
-import type { Clock } from '../domain/clock.ts'
-import { newPaymentId, PAYMENT_ID_PATTERN } from '../domain/ids.ts'
+import type { Clock } from '../core/clock.ts'
+import { newPaymentId, PAYMENT_ID_PATTERN } from '../core/ids.ts'
 import { ApiError } from '../errors.ts'
-import type { PaidDetails, PaymentRecord } from '../store/payment-record.ts'
-import { paymentStore, type PaymentStore } from '../store/payments.ts'
+import type { PaidDetails, PaymentRecord } from './record.ts'
+import { paymentStore, type PaymentStore } from './store.ts'
 import { statusCache, type CachedStatus, type StatusCache } from './status-cache.ts'
 
 export type PaymentPolicy = {

@@ -7,8 +7,8 @@ import {
   type Payment,
   type PaymentStatusResponse,
 } from '@till/contract'
-import { unixSeconds } from '../domain/clock.ts'
-import type { PaymentRecord } from '../store/payment-record.ts'
+import { unixSeconds } from '../core/clock.ts'
+import type { PaymentRecord } from './record.ts'
 
 /** The wire shapes of a payment, each built from the one stored state. */
 

@@ -5,8 +5,8 @@
 import { beforeEach, describe, expect, it } from 'vitest'
 import { type Account, createAccount, createBody, testClock, useTestApp } from '../../test/fixtures.ts'
 import { registerEndpoint } from '../../test/webhook-fixtures.ts'
-import type { PaymentRecord } from '../store/payment-record.ts'
-import { paymentStore } from '../store/payments.ts'
+import type { PaymentRecord } from './record.ts'
+import { paymentStore } from './store.ts'
 import { paymentService } from './service.ts'
 
 const clock = testClock()

@@ -1,6 +1,6 @@
 import { DEFAULT_FOLLOWER_TIMING } from '../app-config.ts'
 import type { AreaContext, V1Routes } from '../area-context.ts'
-import { sandboxRoutes } from '../http/routes/sandbox.ts'
+import { sandboxRoutes } from '../sandbox/routes.ts'
 import type { PaymentsArea } from '../payments/area.ts'
 import { sandboxRail } from '../sandbox/rail.ts'
 import { type PaymentRail, paymentRails } from './rail.ts'

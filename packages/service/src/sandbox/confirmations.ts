@@ -1,10 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { Queryable } from '../db/port.ts'
-import type { Clock } from '../domain/clock.ts'
-import { periodic } from '../domain/periodic.ts'
+import type { Clock } from '../core/clock.ts'
+import { periodic } from '../core/periodic.ts'
 import { ApiError } from '../errors.ts'
 import type { PaymentService, Transition } from '../payments/service.ts'
-import type { PaymentRecord } from '../store/payment-record.ts'
+import type { PaymentRecord } from '../payments/record.ts'
 import { confirmedSettlement } from './chain-data.ts'
 
 /** Confirmations the slow test wallet has promised, kept in the database so a restart keeps them. */

@@ -4,7 +4,7 @@ import { createAccount, createBody, silentLog, testClock, type Account, useTestD
 import type { Database, Queryable, Row, SqlValue } from '../db/port.ts'
 import { type PaymentService, paymentService } from '../payments/service.ts'
 import { statusCache } from '../payments/status-cache.ts'
-import { paymentStore } from '../store/payments.ts'
+import { paymentStore } from '../payments/store.ts'
 import { SANDBOX_OPTIONS } from './chain-data.ts'
 import { deliverConfirmation, sandboxConfirmations, sandboxConfirmer } from './confirmations.ts'
 import { simulateOutcome } from './simulate.ts'

@@ -1,7 +1,7 @@
 import type { CheckoutWallet, SandboxWalletId } from '@till/contract'
-import type { Clock } from '../domain/clock.ts'
+import type { Clock } from '../core/clock.ts'
 import type { PaymentService } from '../payments/service.ts'
-import type { PaymentRecord } from '../store/payment-record.ts'
+import type { PaymentRecord } from '../payments/record.ts'
 import { quoted, submittedTransaction, type SandboxOption } from './chain-data.ts'
 import { confirm, sandboxConfirmations } from './confirmations.ts'
 

@@ -1,7 +1,7 @@
 import type { WebhookEvent, WebhookEventType } from '@till/contract'
 import type { LogoUrl } from '../logos/urls.ts'
 import { listingPayment } from '../payments/views.ts'
-import { type PaymentRow, toPaymentRecord } from '../store/payment-record.ts'
+import { type PaymentRow, toPaymentRecord } from '../payments/record.ts'
 
 const TIMESTAMPS = ['created_at', 'updated_at', 'expires_at', 'settled_at'] as const
 

@@ -7,7 +7,7 @@ import {
   type WebhookEndpointWithSecret,
 } from '@till/contract'
 import type { Database } from '../db/port.ts'
-import type { Clock } from '../domain/clock.ts'
+import type { Clock } from '../core/clock.ts'
 import { ApiError, fieldError } from '../errors.ts'
 import type { LogoUrl } from '../logos/urls.ts'
 import { type LookupAll, defaultLookup, pinnedConnections, TargetRefused } from '../net/pinned.ts'

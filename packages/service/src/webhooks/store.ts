@@ -1,6 +1,6 @@
 import type { WebhookEventType } from '@till/contract'
 import type { Queryable } from '../db/port.ts'
-import { newWebhookEndpointId } from '../domain/ids.ts'
+import { newWebhookEndpointId } from '../core/ids.ts'
 
 export type EndpointRecord = {
   id: string

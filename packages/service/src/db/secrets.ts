@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import type { Queryable } from '../db/port.ts'
+import type { Queryable } from './port.ts'
 
 /**
  * Returns the named secret, creating it on first use. Concurrent first uses (several instances starting

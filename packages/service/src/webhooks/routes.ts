@@ -1,9 +1,9 @@
 import { CreateWebhookEndpointRequest } from '@till/contract'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { parseOrThrow } from '../../errors.ts'
-import type { WebhookService } from '../../webhooks/service.ts'
-import type { Authenticator } from '../auth.ts'
-import { principalOf, requireMerchant } from '../context.ts'
+import { parseOrThrow } from '../errors.ts'
+import type { WebhookService } from './service.ts'
+import type { Authenticator } from '../http/auth.ts'
+import { principalOf, requireMerchant } from '../http/context.ts'
 
 type EndpointRequest = FastifyRequest<{ Params: { id: string } }>
 

@@ -1,9 +1,9 @@
 import { ErrorBody, PaymentListResponse } from '@till/contract'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { buyer, createCheckoutPayment, gatewayCall } from '../../../test/checkout-fixtures.ts'
-import { type Account, createAccount, createBody, testClock, useTestApp } from '../../../test/fixtures.ts'
-import { ensureSandboxAccounts, type SandboxAccounts } from '../../sandbox/seed.ts'
-import { accountStore } from '../../store/accounts.ts'
+import { buyer, createCheckoutPayment, gatewayCall } from '../../test/checkout-fixtures.ts'
+import { type Account, createAccount, createBody, testClock, useTestApp } from '../../test/fixtures.ts'
+import { ensureSandboxAccounts, type SandboxAccounts } from '../sandbox/seed.ts'
+import { accountStore } from '../accounts/store.ts'
 
 // A wallet's own payment history: what a wallet app's client paid through it, recorded when it pays and
 // listed with App-Id + Client-Id (spec 5).

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openTestDatabase, testApp, type TestDatabase } from '../../../test/fixtures.ts'
+import { openTestDatabase, testApp, type TestDatabase } from '../../test/fixtures.ts'
 
 let tdb: TestDatabase
 let live: FastifyInstance

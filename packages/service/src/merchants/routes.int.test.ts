@@ -1,7 +1,7 @@
 import { ErrorBody, MerchantResponse } from '@till/contract'
 import { afterAll, beforeEach, describe, expect, it } from 'vitest'
-import { type Account, createAccount, createBody, testClock, useTestApp } from '../../../test/fixtures.ts'
-import { startLogoServer } from '../../../test/logo-server.ts'
+import { type Account, createAccount, createBody, testClock, useTestApp } from '../../test/fixtures.ts'
+import { startLogoServer } from '../../test/logo-server.ts'
 
 const clock = testClock()
 const logos = await startLogoServer()

@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { RawQuery } from '@till/contract'
-import type { ListingScope } from '../../listing/filter.ts'
-import type { PaymentListing } from '../../listing/service.ts'
-import type { Authenticator } from '../auth.ts'
-import { principalOf, requireMerchant } from '../context.ts'
+import type { ListingScope } from './filter.ts'
+import type { PaymentListing } from './service.ts'
+import type { Authenticator } from '../http/auth.ts'
+import { principalOf, requireMerchant } from '../http/context.ts'
 
 /** Routes that also take the public App-Id + Client-Id credentials (spec 5, rule 1). */
 export const WALLET_AUTH = { walletAuth: true } as const

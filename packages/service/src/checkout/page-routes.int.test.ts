@@ -1,8 +1,8 @@
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { CHECKOUT_URL, createAccount, useTestApp, type Account } from '../../../test/fixtures.ts'
-import { createCheckoutPayment, embeddedData } from '../../../test/checkout-fixtures.ts'
-import { accountStore } from '../../store/accounts.ts'
-import { exchange, portOf } from '../raw-http.test-helper.ts'
+import { CHECKOUT_URL, createAccount, useTestApp, type Account } from '../../test/fixtures.ts'
+import { createCheckoutPayment, embeddedData } from '../../test/checkout-fixtures.ts'
+import { accountStore } from '../accounts/store.ts'
+import { exchange, portOf } from '../http/raw-http.test-helper.ts'
 
 const ctx = useTestApp({ config: { sandbox: true } })
 // Listening too, for request lines no HTTP client sends.

@@ -1,10 +1,10 @@
 import { CHECKOUT_TOKEN_HEADER, CheckoutConfirmRequest, CheckoutStatusQuery, DevWalletRequest } from '@till/contract'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { sessionFor, type CheckoutDeps } from '../../checkout/context.ts'
-import { checkoutStatus } from '../../checkout/views.ts'
-import { ApiError, fieldError, parseOrThrow, paymentNotFound } from '../../errors.ts'
-import { header } from '../context.ts'
-import { enforceRateLimit } from '../rate-limit.ts'
+import { sessionFor, type CheckoutDeps } from './context.ts'
+import { checkoutStatus } from './views.ts'
+import { ApiError, fieldError, parseOrThrow, paymentNotFound } from '../errors.ts'
+import { header } from '../http/context.ts'
+import { enforceRateLimit } from '../http/rate-limit.ts'
 
 type PaymentRequest = FastifyRequest<{ Params: { paymentId: string } }>
 

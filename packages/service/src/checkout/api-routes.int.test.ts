@@ -1,10 +1,10 @@
 import { CheckoutSession, CheckoutStatus, ErrorBody, Payment, PaymentOptionsResponse } from '@till/contract'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { buyer, createCheckoutPayment, gatewayCall } from '../../../test/checkout-fixtures.ts'
-import { createAccount, testApp, useTestApp, type Account } from '../../../test/fixtures.ts'
-import { listingPayment } from '../../payments/views.ts'
-import { accountStore } from '../../store/accounts.ts'
-import { paymentStore } from '../../store/payments.ts'
+import { buyer, createCheckoutPayment, gatewayCall } from '../../test/checkout-fixtures.ts'
+import { createAccount, testApp, useTestApp, type Account } from '../../test/fixtures.ts'
+import { listingPayment } from '../payments/views.ts'
+import { accountStore } from '../accounts/store.ts'
+import { paymentStore } from '../payments/store.ts'
 
 // The slow wallet's confirmation is held until a test releases it: no test here waits for a timer.
 const ctx = useTestApp({ config: { sandbox: true, sandboxHoldConfirmations: true } })

@@ -1,8 +1,8 @@
 import { ErrorBody, PaymentListResponse } from '@till/contract'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { type Account, createAccount, createBody, testClock, useTestApp } from '../../../test/fixtures.ts'
-import { at, insertPayments } from '../../../test/listing-fixtures.ts'
-import { accountStore } from '../../store/accounts.ts'
+import { type Account, createAccount, createBody, testClock, useTestApp } from '../../test/fixtures.ts'
+import { at, insertPayments } from '../../test/listing-fixtures.ts'
+import { accountStore } from '../accounts/store.ts'
 
 const clock = testClock()
 const ctx = useTestApp({ clock })

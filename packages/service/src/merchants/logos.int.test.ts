@@ -1,8 +1,8 @@
 import { ErrorBody, MerchantResponse, PaymentListResponse } from '@till/contract'
 import sharp from 'sharp'
 import { afterAll, beforeEach, describe, expect, it } from 'vitest'
-import { type Account, CHECKOUT_URL, createAccount, createBody, testClock, useTestApp } from '../../../test/fixtures.ts'
-import { logoImage, startLogoServer } from '../../../test/logo-server.ts'
+import { type Account, CHECKOUT_URL, createAccount, createBody, testClock, useTestApp } from '../../test/fixtures.ts'
+import { logoImage, startLogoServer } from '../../test/logo-server.ts'
 
 // Sandbox mode: loopback logo hosts are allowed, so a real HTTPS server on 127.0.0.1 stands in for the
 // partner's CDN (logos.till-tea.com resolves to it through the injected lookup).

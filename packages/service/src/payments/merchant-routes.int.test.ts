@@ -1,8 +1,8 @@
 import { CreatePaymentResponse, ErrorBody, MerchantPaymentStatusResponse } from '@till/contract'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { CHECKOUT_URL, createAccount, createBody, testClock, type Account, useTestApp } from '../../../test/fixtures.ts'
-import { accountStore } from '../../store/accounts.ts'
-import { paymentStore } from '../../store/payments.ts'
+import { CHECKOUT_URL, createAccount, createBody, testClock, type Account, useTestApp } from '../../test/fixtures.ts'
+import { accountStore } from '../accounts/store.ts'
+import { paymentStore } from './store.ts'
 
 let account: Account
 const clock = testClock()

@@ -1,8 +1,8 @@
 import { currencyByCode, type MerchantPaymentStatus, OPEN_STATUSES } from '@till/contract'
 import type { Queryable } from '../db/port.ts'
-import { sourcesOf } from '../domain/lifecycle.ts'
-import type { CachedStatus } from '../payments/status-cache.ts'
-import { PAYMENT_COLUMNS, toPaymentRecord, type PaidDetails, type PaymentRecord, type PaymentRow } from './payment-record.ts'
+import { sourcesOf } from './lifecycle.ts'
+import type { CachedStatus } from './status-cache.ts'
+import { PAYMENT_COLUMNS, toPaymentRecord, type PaidDetails, type PaymentRecord, type PaymentRow } from './record.ts'
 
 export type NewPayment = Omit<PaymentRecord, 'status' | 'updatedAt' | 'paid'>
 

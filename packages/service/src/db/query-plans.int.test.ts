@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openTestDatabase, type TestDatabase } from '../../test/fixtures.ts'
-import type { Queryable, Row, SqlValue } from '../db/port.ts'
+import type { Queryable, Row, SqlValue } from './port.ts'
 import type { ListingFilter } from '../listing/filter.ts'
 import { readPage } from '../listing/page.ts'
 import { readStats } from '../listing/stats.ts'
-import { accountStore } from './accounts.ts'
-import { paymentStore } from './payments.ts'
+import { accountStore } from '../accounts/store.ts'
+import { paymentStore } from '../payments/store.ts'
 
 let tdb: TestDatabase
 beforeAll(async () => {

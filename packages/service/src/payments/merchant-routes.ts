@@ -1,10 +1,10 @@
 import { CreatePaymentRequest } from '@till/contract'
 import type { FastifyInstance } from 'fastify'
-import { parseOrThrow, paymentNotFound } from '../../errors.ts'
-import type { PaymentService } from '../../payments/service.ts'
-import { createPaymentResponse, merchantStatusResponse } from '../../payments/views.ts'
-import type { Authenticator } from '../auth.ts'
-import { principalOf, requireMerchant } from '../context.ts'
+import { parseOrThrow, paymentNotFound } from '../errors.ts'
+import type { PaymentService } from './service.ts'
+import { createPaymentResponse, merchantStatusResponse } from './views.ts'
+import type { Authenticator } from '../http/auth.ts'
+import { principalOf, requireMerchant } from '../http/context.ts'
 
 export type MerchantPaymentDeps = {
   auth: Authenticator

@@ -7,9 +7,9 @@ import {
   UpdateMerchantRequest,
 } from '@till/contract'
 import type { FastifyInstance } from 'fastify'
-import { ApiError, parseOrThrow } from '../../errors.ts'
-import type { MerchantService } from '../../merchants/service.ts'
-import { header, principalOf } from '../context.ts'
+import { ApiError, parseOrThrow } from '../errors.ts'
+import type { MerchantService } from './service.ts'
+import { header, principalOf } from '../http/context.ts'
 
 /** Routes that take the API key as `Authorization: Bearer` as well as in Api-Key (spec 5, rule 3). */
 export const BEARER_AUTH = { bearerAuth: true } as const

@@ -1,9 +1,9 @@
 import { ErrorBody, Payment } from '@till/contract'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { buyer, createCheckoutPayment, gatewayCall } from '../../../test/checkout-fixtures.ts'
-import { createAccount, createBody, type Account, useTestApp } from '../../../test/fixtures.ts'
-import { ensureSandboxAccounts } from '../../sandbox/seed.ts'
-import { paymentStore } from '../../store/payments.ts'
+import { buyer, createCheckoutPayment, gatewayCall } from '../../test/checkout-fixtures.ts'
+import { createAccount, createBody, type Account, useTestApp } from '../../test/fixtures.ts'
+import { ensureSandboxAccounts } from './seed.ts'
+import { paymentStore } from '../payments/store.ts'
 
 let sandbox: Account
 

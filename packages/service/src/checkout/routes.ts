@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify'
-import type { CheckoutDeps } from '../../checkout/context.ts'
-import { setCheckoutSecurityHeaders } from '../../checkout/security-headers.ts'
-import { enforceRateLimit } from '../rate-limit.ts'
-import { checkoutApiRoutes } from './checkout-api.ts'
-import { checkoutPageRoutes } from './checkout-page.ts'
-import { logoRoutes } from './logos.ts'
+import type { CheckoutDeps } from './context.ts'
+import { setCheckoutSecurityHeaders } from './security-headers.ts'
+import { enforceRateLimit } from '../http/rate-limit.ts'
+import { checkoutApiRoutes } from './api-routes.ts'
+import { checkoutPageRoutes } from './page-routes.ts'
+import { logoRoutes } from '../logos/routes.ts'
 
 /** Everything under /checkout: the page, its assets, merchants' logos and its gateway API, with their headers and limits. */
 export async function checkoutRoutes(app: FastifyInstance, deps: CheckoutDeps) {

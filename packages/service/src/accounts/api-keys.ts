@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
-import { randomToken } from './ids.ts'
+import { randomToken } from '../core/ids.ts'
 
 export type KeyMode = 'live' | 'test'
 

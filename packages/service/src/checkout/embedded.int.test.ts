@@ -1,7 +1,7 @@
 import { CheckoutSession, parseSandboxWalletLink } from '@till/contract'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { createCheckoutPayment, embeddedData } from '../../../test/checkout-fixtures.ts'
-import { CHECKOUT_URL, createAccount, useTestApp, type Account } from '../../../test/fixtures.ts'
+import { createCheckoutPayment, embeddedData } from '../../test/checkout-fixtures.ts'
+import { CHECKOUT_URL, createAccount, useTestApp, type Account } from '../../test/fixtures.ts'
 
 // Spec 4.8: an app loads gatewayUrl with its returnUrl and preferUniversalLinks=1 in a WebView.
 const ctx = useTestApp({ config: { sandbox: true } })

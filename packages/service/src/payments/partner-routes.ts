@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify'
-import type { PaymentService } from '../../payments/service.ts'
-import { partnerStatusResponse } from '../../payments/views.ts'
-import { principalOf } from '../context.ts'
-import { paymentNotFound } from '../../errors.ts'
+import type { PaymentService } from './service.ts'
+import { partnerStatusResponse } from './views.ts'
+import { principalOf } from '../http/context.ts'
+import { paymentNotFound } from '../errors.ts'
 
 /** Partner-level reads (section 4.4), across every merchant of the partner. */
 export function partnerPaymentRoutes(app: FastifyInstance, deps: { payments: PaymentService }) {

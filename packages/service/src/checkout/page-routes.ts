@@ -2,17 +2,11 @@ import { gzipSync } from 'node:zlib'
 import { WALLET_LINK_PATH } from '@till/contract'
 import { en } from '@till/checkout-page/strings'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { sessionFor, type CheckoutDeps } from '../../checkout/context.ts'
-import { embeddingOf } from '../../checkout/embedded.ts'
-import {
-  checkoutPageHtml,
-  integrationErrorPageHtml,
-  notFoundPageHtml,
-  unavailablePageHtml,
-  walletLinkPageHtml,
-} from '../../checkout/page-html.ts'
-import { DatabaseUnavailable } from '../../db/port.ts'
-import { ApiError, DATABASE_RETRY_AFTER_SECONDS } from '../../errors.ts'
+import { sessionFor, type CheckoutDeps } from './context.ts'
+import { embeddingOf } from './embedded.ts'
+import { checkoutPageHtml, integrationErrorPageHtml, notFoundPageHtml, unavailablePageHtml, walletLinkPageHtml } from './page-html.ts'
+import { DatabaseUnavailable } from '../db/port.ts'
+import { ApiError, DATABASE_RETRY_AFTER_SECONDS } from '../errors.ts'
 
 const acceptsGzip = (request: FastifyRequest) => /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''))
 

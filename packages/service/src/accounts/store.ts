@@ -1,7 +1,7 @@
 import type { ApiVersion } from '@till/contract'
 import type { Queryable } from '../db/port.ts'
-import { issueApiKey, type IssuedKey, type KeyMode } from '../domain/api-keys.ts'
-import { newAppId, newMerchantId, newPartnerId } from '../domain/ids.ts'
+import { issueApiKey, type IssuedKey, type KeyMode } from './api-keys.ts'
+import { newAppId, newMerchantId, newPartnerId } from '../core/ids.ts'
 
 export type PartnerRecord = { id: string; name: string; pinnedVersion: ApiVersion; sandbox: boolean }
 

@@ -1,7 +1,7 @@
 import { ErrorBody, PaymentStatusResponse } from '@till/contract'
 import { describe, expect, it } from 'vitest'
-import { createAccount, createBody, testClock, useTestApp } from '../../../test/fixtures.ts'
-import { accountStore } from '../../store/accounts.ts'
+import { createAccount, createBody, testClock, useTestApp } from '../../test/fixtures.ts'
+import { accountStore } from '../accounts/store.ts'
 
 const clock = testClock()
 

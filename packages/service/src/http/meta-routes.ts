@@ -1,8 +1,8 @@
 import { createOpenApiDocument } from '@till/contract/openapi'
 import type { FastifyInstance } from 'fastify'
-import type { Database } from '../../db/port.ts'
-import { databaseUnavailable } from '../../errors.ts'
-import type { ServedOperations } from '../served-operations.ts'
+import type { Database } from '../db/port.ts'
+import { databaseUnavailable } from '../errors.ts'
+import type { ServedOperations } from './served-operations.ts'
 
 // The contract describes the whole interface; the document this service publishes lists only the
 // operations it serves (ServedOperations), so a client generated from it never calls a route that 404s.
