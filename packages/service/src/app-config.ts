@@ -1,10 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { Database } from './db/port.ts'
 import type { Clock } from './core/clock.ts'
-import type { EvmConfig } from './evm/config.ts'
-import type { FollowerTiming } from './evm/follower.ts'
+import type { EvmConfig, FollowerTiming } from './evm/index.ts'
 import type { RateLimit } from './http/rate-limit.ts'
-import type { LogoFetchOptions } from './logos/fetch.ts'
+import type { LogoFetchOptions } from './logos/index.ts'
 
 // What createApp is given: the service's settings, with their defaults, and what it runs on.
 

@@ -3,9 +3,8 @@ import type { AppConfig, AppDeps, JobIntervals } from './app-config.ts'
 import type { Database } from './db/port.ts'
 import type { Clock } from './core/clock.ts'
 import type { Authenticator } from './http/auth.ts'
-import type { LogoStore } from './logos/store.ts'
-import type { LogoUrl } from './logos/urls.ts'
-import type { AccountStore } from './accounts/store.ts'
+import type { LogoStore, LogoUrl } from './logos/index.ts'
+import type { AccountStore } from './accounts/index.ts'
 
 /**
  * What every area is built with: the HTTP server it registers its routes and jobs on, the database, the

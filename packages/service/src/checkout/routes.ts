@@ -4,7 +4,7 @@ import { setCheckoutSecurityHeaders } from './security-headers.ts'
 import { enforceRateLimit } from '../http/rate-limit.ts'
 import { checkoutApiRoutes } from './api-routes.ts'
 import { checkoutPageRoutes } from './page-routes.ts'
-import { logoRoutes } from '../logos/routes.ts'
+import { logoRoutes } from './logo-routes.ts'
 
 /** Everything under /checkout: the page, its assets, merchants' logos and its gateway API, with their headers and limits. */
 export async function checkoutRoutes(app: FastifyInstance, deps: CheckoutDeps) {

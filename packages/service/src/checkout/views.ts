@@ -8,8 +8,8 @@ import {
   type CheckoutStatus,
   type CheckoutWallet,
 } from '@till/contract'
-import { networkName } from '../rails/networks.ts'
-import type { PaidDetails, PaymentRecord } from '../payments/record.ts'
+import { networkName } from '../rails/index.ts'
+import type { PaidDetails, PaymentRecord } from '../payments/index.ts'
 
 /**
  * What the checkout page may see of a payment, and no more: no referenceId, partner, fees or settlement,

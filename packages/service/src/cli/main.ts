@@ -1,6 +1,6 @@
 import { ADMIN_COMMANDS } from './admin.ts'
 import { runAdminCommand } from './admin-command.ts'
-import { ConfigError } from '../evm/config.ts'
+import { ConfigError } from '../evm/index.ts'
 import { UsageError } from './args.ts'
 import { serve } from './serve.ts'
 

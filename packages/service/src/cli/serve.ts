@@ -5,8 +5,8 @@ import { commandHelp } from '../config/flag-help.ts'
 import { ServeConfig, SERVE_FLAGS } from '../config/serve-flags.ts'
 import { describeStorage, openDatabase } from '../db/open.ts'
 import { systemClock } from '../core/clock.ts'
-import { loadEvmConfig } from '../evm/config.ts'
-import { ensureSandboxAccounts, type SandboxAccounts } from '../sandbox/seed.ts'
+import { loadEvmConfig } from '../evm/index.ts'
+import { ensureSandboxAccounts, type SandboxAccounts } from '../sandbox/index.ts'
 import { parseCommand } from './args.ts'
 
 export const SERVE_HELP = commandHelp({ usage: 'till serve [options]', about: 'Starts the Till payments service.', flags: SERVE_FLAGS })

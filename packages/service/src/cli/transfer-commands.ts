@@ -1,5 +1,5 @@
 import { flag } from '../config/flag.ts'
-import { evmTransfers } from '../evm/transfers.ts'
+import { evmTransfers } from '../evm/index.ts'
 import { adminCommand, type Command, id } from './admin-command.ts'
 
 /** `till transfers late`: transfers that came after their payment ended, for the merchant to refund (ADR 23). */

@@ -3,10 +3,9 @@ import { z } from 'zod'
 import { flag } from '../config/flag.ts'
 import type { Database } from '../db/port.ts'
 import { systemClock } from '../core/clock.ts'
-import { logoUrls } from '../logos/urls.ts'
+import { logoUrls } from '../logos/index.ts'
 import { serviceSecret } from '../db/secrets.ts'
-import { secretSealer } from '../webhooks/secrets.ts'
-import { webhookService } from '../webhooks/service.ts'
+import { secretSealer, webhookService } from '../webhooks/index.ts'
 import { adminCommand, type Command, id } from './admin-command.ts'
 
 /** The same service as the API's webhook endpoints; loopback URLs are refused here, as outside sandbox. */

@@ -1,6 +1,6 @@
 import { currencyByCode } from '@till/contract'
 import { z } from 'zod'
-import { networkName } from '../rails/networks.ts'
+import { networkName } from '../rails/index.ts'
 import { DecimalRate } from './decimal.ts'
 import { chainIdOf, Erc20AssetId, EvmNetworkId, normalizeAddress } from './ids.ts'
 import { expecting, objectOf } from './issues.ts'

@@ -1,7 +1,7 @@
 import { type ApiVersion, AppId, WalletClientId } from '@till/contract'
-import { apiKeyId, apiKeyMatches } from '../accounts/api-keys.ts'
+import { apiKeyId, apiKeyMatches } from '../accounts/index.ts'
 import { ApiError } from '../errors.ts'
-import type { AccountStore, AppRecord, KeyRecord } from '../accounts/store.ts'
+import type { AccountStore, AppRecord, KeyRecord } from '../accounts/index.ts'
 
 export type Principal = {
   partnerId: string

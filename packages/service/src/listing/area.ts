@@ -1,7 +1,7 @@
 import type { AreaContext, V1Routes } from '../area-context.ts'
 import { runsWith } from '../core/periodic.ts'
 import { paymentListingRoutes } from './routes.ts'
-import type { PaymentsArea } from '../payments/area.ts'
+import type { PaymentsArea } from '../payments/index.ts'
 import { serviceSecret } from '../db/secrets.ts'
 import { listingCursors } from './cursor.ts'
 import { statsCompactor } from './rollups.ts'

@@ -1,8 +1,7 @@
 import type { Payment } from '@till/contract'
 import type { Queryable } from '../db/port.ts'
-import type { LogoUrl } from '../logos/urls.ts'
-import { listingPayment } from '../payments/views.ts'
-import { paymentColumns, type PaymentRow, toPaymentRecord } from '../payments/record.ts'
+import type { LogoUrl } from '../logos/index.ts'
+import { listingPayment, paymentColumns, type PaymentRow, toPaymentRecord } from '../payments/index.ts'
 import type { CursorPosition } from './cursor.ts'
 import { type ListingFilter, paymentConditions, SqlParams } from './filter.ts'
 

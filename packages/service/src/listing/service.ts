@@ -10,7 +10,7 @@ import type { Queryable } from '../db/port.ts'
 import { ApiError } from '../errors.ts'
 import { type ListingCursors, queryFingerprint } from './cursor.ts'
 import { type ListingScope, matchesNothing, toListingFilter } from './filter.ts'
-import type { LogoUrl } from '../logos/urls.ts'
+import type { LogoUrl } from '../logos/index.ts'
 import { readPage } from './page.ts'
 import { NO_STATS, readStats, statsView } from './stats.ts'
 

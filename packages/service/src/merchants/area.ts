@@ -1,8 +1,7 @@
 import type { AreaContext, V1Routes } from '../area-context.ts'
-import { lateTransferViews } from '../evm/late-transfers.ts'
+import { lateTransferViews } from '../evm/index.ts'
 import { merchantRoutes } from './routes.ts'
-import { logoFetcher } from '../logos/fetch.ts'
-import { logoImporter } from '../logos/importer.ts'
+import { logoFetcher, logoImporter } from '../logos/index.ts'
 import { idempotencyKeys } from './idempotency.ts'
 import { merchantService } from './service.ts'
 

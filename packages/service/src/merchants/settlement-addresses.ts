@@ -1,6 +1,5 @@
 import { fieldError } from '../errors.ts'
-import { checksumAddress } from '../evm/checksum.ts'
-import { ADDRESS_PATTERN, chainIdOf, failsChecksum } from '../evm/ids.ts'
+import { ADDRESS_PATTERN, chainIdOf, checksumAddress, failsChecksum } from '../evm/index.ts'
 
 /**
  * Refuses a receiving account that is not an EVM account with an EIP-55 checksummed address: a mistyped

@@ -1,6 +1,6 @@
 import type { Merchant } from '@till/contract'
-import type { LogoUrl } from '../logos/urls.ts'
-import type { MerchantRecord } from '../accounts/store.ts'
+import type { LogoUrl } from '../logos/index.ts'
+import type { MerchantRecord } from '../accounts/index.ts'
 
 /** A merchant as the API shows it (spec 2.4), with iconUrl at Till's copy of the logo. */
 export function merchantView(merchant: MerchantRecord, logoUrl: LogoUrl): Merchant {

@@ -1,8 +1,7 @@
 import { DEFAULT_FOLLOWER_TIMING } from '../app-config.ts'
 import type { AreaContext, V1Routes } from '../area-context.ts'
-import { sandboxRoutes } from '../sandbox/routes.ts'
-import type { PaymentsArea } from '../payments/area.ts'
-import { sandboxRail } from '../sandbox/rail.ts'
+import { sandboxRail, sandboxRoutes } from '../sandbox/index.ts'
+import type { PaymentsArea } from '../payments/index.ts'
 import { type PaymentRail, paymentRails } from './rail.ts'
 
 /**
@@ -21,7 +20,7 @@ export async function railsArea(ctx: AreaContext, { payments }: Pick<PaymentsAre
   }
   if (ctx.evm) {
     // viem and the rail load only where a configuration names networks (bench/startup).
-    const { evmRail } = await import('../evm/rail.ts')
+    const { evmRail } = await import('../evm/lazy.ts')
     const timing = { ...DEFAULT_FOLLOWER_TIMING, ...ctx.evm.timing }
     list.push(evmRail({ db, payments, accounts, clock, log: app.log, config: ctx.evm.config, timing }))
   }

@@ -1,4 +1,4 @@
-import type { AccountStore } from '../accounts/store.ts'
+import type { AccountStore } from '../accounts/index.ts'
 
 /**
  * Whether a payment's partner is a sandbox partner, which decides its rail: test wallets or test networks

@@ -1,5 +1,5 @@
 import type { CheckoutConfirmRequest, CheckoutWallet, CheckoutWalletId, DevWalletRequest, PaymentOption } from '@till/contract'
-import type { PaymentRecord } from '../payments/record.ts'
+import type { PaymentRecord } from '../payments/index.ts'
 
 /**
  * A way for a buyer to pay (issue 14): what the checkout page offers for a payment, how a buyer's

@@ -1,5 +1,5 @@
 import type { PaymentOption } from '@till/contract'
-import type { PaidDetails } from '../payments/record.ts'
+import type { PaidDetails } from '../payments/index.ts'
 
 // What every rail builds the same way, whatever its chain: the option a buyer is shown, and what the
 // buyer's transfer leaves on the payment.

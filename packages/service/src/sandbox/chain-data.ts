@@ -1,7 +1,7 @@
 import { randomBytes, randomInt } from 'node:crypto'
 import { parseFiatUnit } from '@till/contract'
-import { transferDetails } from '../rails/shared-details.ts'
-import type { PaidDetails } from '../payments/record.ts'
+import { transferDetails } from '../rails/index.ts'
+import type { PaidDetails } from '../payments/index.ts'
 
 /**
  * Realistic on-chain data for sandbox payments: the buyer pays USDC on Base, as a real wallet would, and

@@ -3,8 +3,7 @@ import type { Queryable } from '../db/port.ts'
 import type { Clock } from '../core/clock.ts'
 import { periodic } from '../core/periodic.ts'
 import { ApiError } from '../errors.ts'
-import type { PaymentService, Transition } from '../payments/service.ts'
-import type { PaymentRecord } from '../payments/record.ts'
+import type { PaymentRecord, PaymentService, Transition } from '../payments/index.ts'
 import { confirmedSettlement } from './chain-data.ts'
 
 /** Confirmations the slow test wallet has promised, kept in the database so a restart keeps them. */

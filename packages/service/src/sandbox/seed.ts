@@ -1,8 +1,7 @@
 import { DEFAULT_API_VERSION, type ApiVersion } from '@till/contract'
-import { apiKeyId, hashApiKey } from '../accounts/api-keys.ts'
+import { accountStore, apiKeyId, hashApiKey } from '../accounts/index.ts'
 import type { Clock } from '../core/clock.ts'
 import type { Database } from '../db/port.ts'
-import { accountStore } from '../accounts/store.ts'
 
 export type SandboxAccounts = { partnerId: string; merchantId: string; apiKey: string; version: ApiVersion; appId: string }
 

@@ -1,9 +1,8 @@
 import type { MerchantPaymentStatus } from '@till/contract'
 import type { Clock } from '../core/clock.ts'
-import { pathBetween } from '../payments/lifecycle.ts'
+import { pathBetween } from '../payments/index.ts'
 import { ApiError } from '../errors.ts'
-import type { PaymentService } from '../payments/service.ts'
-import type { PaymentRecord } from '../payments/record.ts'
+import type { PaymentRecord, PaymentService } from '../payments/index.ts'
 import { confirmedSettlement, quoted, submittedTransaction } from './chain-data.ts'
 
 export const SANDBOX_WALLET_NAME = 'Till Test Wallet'

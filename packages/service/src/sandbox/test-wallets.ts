@@ -1,7 +1,6 @@
 import type { CheckoutWallet, SandboxWalletId } from '@till/contract'
 import type { Clock } from '../core/clock.ts'
-import type { PaymentService } from '../payments/service.ts'
-import type { PaymentRecord } from '../payments/record.ts'
+import type { PaymentRecord, PaymentService } from '../payments/index.ts'
 import { quoted, submittedTransaction, type SandboxOption } from './chain-data.ts'
 import { confirm, sandboxConfirmations } from './confirmations.ts'
 

@@ -1,7 +1,6 @@
 import type { WebhookEvent, WebhookEventType } from '@till/contract'
-import type { LogoUrl } from '../logos/urls.ts'
-import { listingPayment } from '../payments/views.ts'
-import { type PaymentRow, toPaymentRecord } from '../payments/record.ts'
+import type { LogoUrl } from '../logos/index.ts'
+import { listingPayment, type PaymentRow, toPaymentRecord } from '../payments/index.ts'
 
 const TIMESTAMPS = ['created_at', 'updated_at', 'expires_at', 'settled_at'] as const
 

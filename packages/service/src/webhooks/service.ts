@@ -9,7 +9,7 @@ import {
 import type { Database } from '../db/port.ts'
 import type { Clock } from '../core/clock.ts'
 import { ApiError, fieldError } from '../errors.ts'
-import type { LogoUrl } from '../logos/urls.ts'
+import type { LogoUrl } from '../logos/index.ts'
 import { type LookupAll, defaultLookup, pinnedConnections, TargetRefused } from '../net/pinned.ts'
 import type { AddressPolicy } from '../net/public-address.ts'
 import { webhookDeliveryStore } from './deliveries.ts'

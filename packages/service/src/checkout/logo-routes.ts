@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { ApiError } from '../errors.ts'
-import type { LogoStore } from './store.ts'
-import { LOGO_SIZES } from './urls.ts'
+import type { LogoStore } from '../logos/index.ts'
+import { LOGO_SIZES } from '../logos/index.ts'
 
 const FILE = /^([0-9]{1,4})\.webp$/
 const SIZES = new Set<number>(Object.values(LOGO_SIZES))

@@ -1,0 +1,9 @@
+// The evm area's door: what the rest of the service may use of it. Everything else in evm/ is its own
+// (src/areas.test.ts checks it).
+export { checksumAddress } from './checksum.ts'
+export { ConfigError, loadEvmConfig } from './config.ts'
+export type { EvmConfig } from './config.ts'
+export type { FollowerTiming } from './follower.ts'
+export { ADDRESS_PATTERN, chainIdOf, failsChecksum } from './ids.ts'
+export { lateTransferViews } from './late-transfers.ts'
+export { evmTransfers } from './transfers.ts'

@@ -1,0 +1,5 @@
+// The merchants area's door: what the rest of the service may use of it. Everything else in merchants/ is its own
+// (src/areas.test.ts checks it).
+export { merchantsArea } from './area.ts'
+export { idempotencyKeys } from './idempotency.ts'
+export { merchantService } from './service.ts'

@@ -1,0 +1,7 @@
+// The rails area's door: what the rest of the service may use of it. Everything else in rails/ is its own
+// (src/areas.test.ts checks it).
+export { railsArea } from './area.ts'
+export { networkName } from './networks.ts'
+export { partnerModes } from './partner-modes.ts'
+export type { PaymentRail, PaymentRails } from './rail.ts'
+export { optionView, transferDetails } from './shared-details.ts'

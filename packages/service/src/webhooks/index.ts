@@ -1,0 +1,5 @@
+// The webhooks area's door: what the rest of the service may use of it. Everything else in webhooks/ is its own
+// (src/areas.test.ts checks it).
+export { webhooksArea } from './area.ts'
+export { secretSealer } from './secrets.ts'
+export { webhookService } from './service.ts'
