@@ -1,12 +1,19 @@
 import { z } from 'zod'
 import { DateTime, Payment } from './listing.ts'
+import { canTransition, MERCHANT_STATUSES, type MerchantPaymentStatus, type TRANSITIONS } from './statuses.ts'
 
 /**
  * Server-to-server notifications: a documented extension of the spec (section 6 leaves webhooks "not
  * shown"). Deliveries follow the Standard Webhooks specification: headers `webhook-id`,
  * `webhook-timestamp` and `webhook-signature` (`v1,<base64 HMAC-SHA256>`, one per valid secret).
  */
-export const WEBHOOK_EVENT_TYPES = ['payment.processing', 'payment.succeeded', 'payment.failed', 'payment.expired'] as const
+/** A status a payment can move to: each is an event, `payment.<status>`. */
+type ReachedStatus = (typeof TRANSITIONS)[MerchantPaymentStatus][number]
+export type WebhookEventTypeName = `payment.${ReachedStatus}`
+
+export const WEBHOOK_EVENT_TYPES = MERCHANT_STATUSES.filter((status) => MERCHANT_STATUSES.some((from) => canTransition(from, status))).map(
+  (status) => `payment.${status}`,
+) as [WebhookEventTypeName, ...WebhookEventTypeName[]]
 
 export const WebhookEventType = z
   .enum(WEBHOOK_EVENT_TYPES)
