@@ -1,6 +1,8 @@
 // The service's areas meet only through their doors (docs/decisions/0025-service-areas.md): a source file
 // outside an area imports from it only its `index.ts` (or its `lazy.ts`, a door for a dynamic import of
-// what is heavy to load), never a file inside. Tests may reach further.
+// what is heavy to load), never a file inside; the composition root, app.ts, alone imports the areas'
+// builders, their `area.ts` (so no door leads back to a builder, and no cycle runs through them). Tests may
+// reach further.
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -8,7 +10,9 @@ import { describe, expect, it } from 'vitest'
 
 const SRC = fileURLToPath(new URL('.', import.meta.url))
 const AREAS = ['accounts', 'checkout', 'evm', 'listing', 'logos', 'merchants', 'payments', 'rails', 'sandbox', 'webhooks']
-const IMPORT = /^(?:import|export)\b[^'\n]*?from\s+'(\.[^']*)'|^import\s+'(\.[^']*)'|import\(\s*'(\.[^']*)'\s*\)/gm
+// Statements over several lines included: `[^;']` runs across line breaks up to the specifier.
+const IMPORT = /^(?:import|export)\b[^;']*?\sfrom\s+'(\.[^']*)'|^import\s+'(\.[^']*)'|import\(\s*'(\.[^']*)'\s*\)/gm
+const ROOT = 'app.ts'
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -30,7 +34,10 @@ function trespasses(file: string, source: string): string[] {
     const target = path.resolve(path.dirname(file), match[1] ?? match[2] ?? match[3] ?? '')
     const targetArea = areaOf(target)
     const door = path.relative(SRC, target)
-    const isDoor = door === `${targetArea}/index.ts` || (door === `${targetArea}/lazy.ts` && match[3] !== undefined)
+    const isDoor =
+      door === `${targetArea}/index.ts` ||
+      (door === `${targetArea}/lazy.ts` && match[3] !== undefined) ||
+      (door === `${targetArea}/area.ts` && path.relative(SRC, file) === ROOT)
     return targetArea && targetArea !== area && !isDoor ? [`${path.relative(SRC, file)} → ${path.relative(SRC, target)}`] : []
   })
 }
@@ -51,7 +58,10 @@ describe('the areas of the service', () => {
     expect(trespasses(file, "const rail = await import('../evm/rail.ts')")).toHaveLength(1)
     expect(trespasses(file, "const rail = await import('../evm/lazy.ts')")).toEqual([])
     expect(trespasses(file, "import { evmRail } from '../evm/lazy.ts'")).toHaveLength(1)
-    expect(trespasses(file, "import { paymentsArea } from '../payments/index.ts'")).toEqual([])
+    expect(trespasses(file, "import { paymentStore } from '../payments/index.ts'")).toEqual([])
+    expect(trespasses(file, "import {\n  paymentStore,\n  type PaymentRecord,\n} from '../payments/store.ts'")).toHaveLength(1)
+    expect(trespasses(file, "import { paymentsArea } from '../payments/area.ts'")).toHaveLength(1)
+    expect(trespasses(path.join(SRC, 'app.ts'), "import { paymentsArea } from './payments/area.ts'")).toEqual([])
     expect(trespasses(file, "import { listingCursors } from './cursor.ts'")).toEqual([])
   })
 })

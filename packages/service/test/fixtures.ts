@@ -41,9 +41,9 @@ export async function testApp(db: Database, options: TestAppOptions = {}) {
       pollInMs: 2_000,
       checkoutUrl: () => CHECKOUT_URL,
       authCacheTtlMs: 0,
-      // Jobs run only when a test drives them.
-      jobs: { expirySweepMs: 0, webhookDispatchMs: 0, statsCompactionMs: 0, sandboxConfirmationsMs: 0 },
       ...options.config,
+      // Jobs run only when a test drives them, or turns one on by name.
+      jobs: { expirySweepMs: 0, webhookDispatchMs: 0, statsCompactionMs: 0, sandboxConfirmationsMs: 0, ...options.config?.jobs },
     },
   })
   await app.ready()

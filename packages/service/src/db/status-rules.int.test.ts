@@ -62,6 +62,9 @@ describe('the database and the status vocabulary', () => {
       expect(sorted(statusesIn(await triggerWhen(trigger), 'new.status')), trigger).toEqual(sorted(FINAL_STATUSES))
     }
     expect(sorted(statusesIn(await indexPredicate('payments_open_buyers')))).toEqual(sorted(OPEN_STATUSES))
+    // The bulk rebuild takes the same payments as the triggers.
+    const rebuild = await one("SELECT pg_get_functiondef('rebuild_customer_sets'::regproc) AS definition", [])
+    expect(sorted(statusesIn(rebuild, 'p.status'))).toEqual(sorted(FINAL_STATUSES))
   })
 
   it('a webhook event is written for every status a payment can move to', async () => {

@@ -129,7 +129,14 @@ type Header = { format: LogoFormat; width: number; height: number; hasAlpha: boo
 // costs start-up time and some 20 MB (bench/startup).
 let loaded: Promise<(input: Buffer, options: SharpOptions) => Sharp> | undefined
 const sharp = async (input: Buffer, options: SharpOptions): Promise<Sharp> => {
-  loaded ??= import('sharp').then((module) => module.default)
+  loaded ??= import('sharp').then(
+    (module) => module.default,
+    (error: unknown) => {
+      // Tried again with the next logo rather than failing every logo for good.
+      loaded = undefined
+      throw error
+    },
+  )
   return (await loaded)(input, options)
 }
 

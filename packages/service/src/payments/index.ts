@@ -1,6 +1,5 @@
 // The payments area's door: what the rest of the service may use of it. Everything else in payments/ is its own
-// (src/areas.test.ts checks it).
-export { paymentsArea } from './area.ts'
+// (src/areas.test.ts checks it); its builder, area.ts, is for the composition root, app.ts, alone.
 export type { PaymentsArea } from './area.ts'
 export { pathBetween } from './lifecycle.ts'
 export { paymentColumns, toPaymentRecord } from './record.ts'

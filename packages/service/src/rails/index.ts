@@ -1,6 +1,5 @@
 // The rails area's door: what the rest of the service may use of it. Everything else in rails/ is its own
-// (src/areas.test.ts checks it).
-export { railsArea } from './area.ts'
+// (src/areas.test.ts checks it); its builder, area.ts, is for the composition root, app.ts, alone.
 export { networkName } from './networks.ts'
 export { partnerModes } from './partner-modes.ts'
 export type { PaymentRail, PaymentRails } from './rail.ts'

@@ -1,5 +1,4 @@
 // The webhooks area's door: what the rest of the service may use of it. Everything else in webhooks/ is its own
-// (src/areas.test.ts checks it).
-export { webhooksArea } from './area.ts'
+// (src/areas.test.ts checks it); its builder, area.ts, is for the composition root, app.ts, alone.
 export { secretSealer } from './secrets.ts'
 export { webhookService } from './service.ts'
