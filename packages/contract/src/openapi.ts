@@ -14,6 +14,7 @@ import { API_VERSIONS, DEFAULT_API_VERSION } from './versions.ts'
 
 import { errors, jsonBody, jsonResponse, pathParam, versionParam } from './openapi-parts.ts'
 import { webhookPaths } from './openapi-webhooks.ts'
+import { type OperationId, OPERATIONS } from './operations.ts'
 
 export { COMPONENT_SCHEMAS } from './openapi-components.ts'
 
@@ -105,194 +106,170 @@ const LOGO_DESCRIPTION =
 
 export type OpenApiOptions = { serverUrl?: string; sandbox?: boolean }
 
+/** Each operation's description at its path and method, as the operations table places them. */
+function pathsOf(operations: Partial<Record<OperationId, Json>>): Record<string, Json> {
+  const paths: Record<string, Record<string, Json>> = {}
+  for (const [id, operation] of Object.entries(operations) as [OperationId, Json][]) {
+    const { method, path } = OPERATIONS[id]
+    paths[path] = { ...paths[path], [method.toLowerCase()]: { operationId: id, ...operation } }
+  }
+  return paths
+}
+
 export function createOpenApiDocument(options: OpenApiOptions = {}): Record<string, unknown> {
   const { schemas, inputId } = buildComponents()
   const input = (id: string): Json => ref(inputId(id))
   const merchantAuth = [{ ApiKey: [], MerchantId: [] }]
 
-  const paths: Record<string, Json> = {
-    '/v1/payments': {
-      get: {
-        operationId: 'PartnerPayments_list',
-        summary: 'List payments with filters, pagination and statistics',
-        description:
-          `${LISTING_DESCRIPTION} With App-Id and Client-Id instead of Api-Key, only the payments that this client ` +
-          'paid through that wallet app are listed, and stats cover those alone.',
-        security: [{ ApiKey: [] }, { AppId: [], ClientId: [] }],
-        parameters: [versionParam, ...listQueryParameters()],
-        responses: {
-          '200': jsonResponse('A page of payments.', ref('PaymentListResponse')),
-          ...errors(400, 401, 500, 502),
-        },
+  const operations: Partial<Record<OperationId, Json>> = {
+    PartnerPayments_list: {
+      summary: 'List payments with filters, pagination and statistics',
+      description:
+        `${LISTING_DESCRIPTION} With App-Id and Client-Id instead of Api-Key, only the payments that this client ` +
+        'paid through that wallet app are listed, and stats cover those alone.',
+      security: [{ ApiKey: [] }, { AppId: [], ClientId: [] }],
+      parameters: [versionParam, ...listQueryParameters()],
+      responses: {
+        '200': jsonResponse('A page of payments.', ref('PaymentListResponse')),
+        ...errors(400, 401, 500, 502),
       },
     },
-    '/v1/merchants/payments': {
-      get: {
-        operationId: 'MerchantPayments_list',
-        summary: "List one merchant's payments with filters, pagination and statistics",
-        description: `The partner listing scoped to the merchant named by Merchant-Id; merchantId is not accepted. ${LISTING_DESCRIPTION}`,
-        security: merchantAuth,
-        parameters: [versionParam, ...listQueryParameters({ merchantFilter: false })],
-        responses: {
-          '200': jsonResponse('A page of payments.', ref('PaymentListResponse')),
-          ...errors(400, 401, 404, 500, 502),
-        },
+    MerchantPayments_list: {
+      summary: "List one merchant's payments with filters, pagination and statistics",
+      description: `The partner listing scoped to the merchant named by Merchant-Id; merchantId is not accepted. ${LISTING_DESCRIPTION}`,
+      security: merchantAuth,
+      parameters: [versionParam, ...listQueryParameters({ merchantFilter: false })],
+      responses: {
+        '200': jsonResponse('A page of payments.', ref('PaymentListResponse')),
+        ...errors(400, 401, 404, 500, 502),
       },
     },
-    '/v1/merchant/payment': {
-      post: {
-        operationId: 'MerchantPayment_create',
-        summary: 'Create a payment',
-        security: merchantAuth,
-        parameters: [versionParam],
-        requestBody: jsonBody(input('CreatePaymentRequest')),
-        responses: {
-          '201': jsonResponse('Payment created.', ref('CreatePaymentResponse')),
-          '200': jsonResponse('The open payment for this referenceId and amount, replayed.', ref('CreatePaymentResponse'), {
-            [IDEMPOTENT_REPLAYED_HEADER]: {
-              description: 'Present with the value `true` when an earlier identical request is replayed.',
-              schema: { type: 'string', const: 'true' },
-            },
-          }),
-          ...errors(400, 401, 404, 409, 500),
-        },
-      },
-    },
-    '/v1/merchant/payment/{id}/status': {
-      get: {
-        operationId: 'MerchantPayment_status',
-        summary: 'Read the authoritative status of a payment',
-        security: merchantAuth,
-        parameters: [versionParam, pathParam('id', 'PaymentId', 'The paymentId returned at creation.')],
-        responses: {
-          '200': jsonResponse('Payment status.', ref('MerchantPaymentStatusResponse')),
-          ...errors(400, 401, 404, 500),
-        },
-      },
-    },
-    '/v1/payments/{paymentId}/status': {
-      get: {
-        operationId: 'PartnerPayments_status',
-        summary: 'Read the status of a payment in the partner view',
-        security: [{ ApiKey: [] }],
-        parameters: [versionParam, pathParam('paymentId', 'PaymentId', 'Payment identifier.')],
-        responses: {
-          '200': jsonResponse('Payment status.', ref('PaymentStatusResponse')),
-          ...errors(400, 401, 404, 500),
-        },
-      },
-    },
-    '/v1/merchants': {
-      post: {
-        operationId: 'Merchants_create',
-        summary: 'Create a merchant',
-        description:
-          'Creates a merchant of the calling partner; its id is at once a valid Merchant-Id for the merchant checkout API. ' +
-          `${IDEMPOTENCY_DESCRIPTION} ${LOGO_DESCRIPTION}`,
-        security: PARTNER_AUTH,
-        parameters: [
-          versionParam,
-          {
-            name: IDEMPOTENCY_KEY_HEADER,
-            in: 'header',
-            required: true,
-            description: 'A unique value per creation request (1 to 255 characters), kept for 24 hours per partner.',
-            schema: { type: 'string', minLength: 1, maxLength: 255 },
+    MerchantPayment_create: {
+      summary: 'Create a payment',
+      security: merchantAuth,
+      parameters: [versionParam],
+      requestBody: jsonBody(input('CreatePaymentRequest')),
+      responses: {
+        '201': jsonResponse('Payment created.', ref('CreatePaymentResponse')),
+        '200': jsonResponse('The open payment for this referenceId and amount, replayed.', ref('CreatePaymentResponse'), {
+          [IDEMPOTENT_REPLAYED_HEADER]: {
+            description: 'Present with the value `true` when an earlier identical request is replayed.',
+            schema: { type: 'string', const: 'true' },
           },
-        ],
-        requestBody: jsonBody(input('CreateMerchantRequest')),
-        responses: {
-          '201': jsonResponse('Merchant created, or the first answer to this Idempotency-Key replayed.', ref('MerchantResponse'), {
-            [IDEMPOTENT_REPLAYED_HEADER]: {
-              description: 'Present with the value `true` when the answer is a replay of an earlier request with this key.',
-              schema: { type: 'string', const: 'true' },
-            },
-          }),
-          ...errors(400, 401, 409, 500),
-        },
+        }),
+        ...errors(400, 401, 404, 409, 500),
       },
     },
-    '/v1/merchants/{merchantId}': {
-      patch: {
-        operationId: 'Merchants_update',
-        summary: 'Update a merchant (a new iconUrl changes the logo)',
-        description:
-          'Changes any of merchantName, merchantEmail and iconUrl (null removes the logo); at least one is needed. ' +
-          `A refused change changes nothing. Another partner's merchant, or an unknown one, is 404 merchant_not_found. ${LOGO_DESCRIPTION}`,
-        security: PARTNER_AUTH,
-        parameters: [versionParam, pathParam('merchantId', 'MerchantId', 'Merchant identifier.')],
-        requestBody: jsonBody(input('UpdateMerchantRequest')),
-        responses: {
-          '200': jsonResponse('Merchant updated.', ref('MerchantResponse')),
-          ...errors(400, 401, 404, 500),
-        },
+    MerchantPayment_status: {
+      summary: 'Read the authoritative status of a payment',
+      security: merchantAuth,
+      parameters: [versionParam, pathParam('id', 'PaymentId', 'The paymentId returned at creation.')],
+      responses: {
+        '200': jsonResponse('Payment status.', ref('MerchantPaymentStatusResponse')),
+        ...errors(400, 401, 404, 500),
       },
     },
-    '/v1/merchants/{merchantId}/late-transfers': {
-      get: {
-        operationId: 'Merchants_lateTransfers',
-        summary: "A merchant's late transfers, to refund",
-        description:
-          'Buyers’ transfers that matched a payment of the merchant but came after it had ended (an extension, like ' +
-          'BTCPay’s "paid late"): the payment keeps its status, and the merchant sends the amount back to `from`. ' +
-          "Newest first, at most 100. Another partner's merchant, or an unknown one, is 404 merchant_not_found.",
-        security: PARTNER_AUTH,
-        parameters: [versionParam, pathParam('merchantId', 'MerchantId', 'Merchant identifier.')],
-        responses: {
-          '200': jsonResponse('The late transfers.', ref('LateTransferList')),
-          ...errors(401, 404, 500),
+    PartnerPayments_status: {
+      summary: 'Read the status of a payment in the partner view',
+      security: [{ ApiKey: [] }],
+      parameters: [versionParam, pathParam('paymentId', 'PaymentId', 'Payment identifier.')],
+      responses: {
+        '200': jsonResponse('Payment status.', ref('PaymentStatusResponse')),
+        ...errors(400, 401, 404, 500),
+      },
+    },
+    Merchants_create: {
+      summary: 'Create a merchant',
+      description:
+        'Creates a merchant of the calling partner; its id is at once a valid Merchant-Id for the merchant checkout API. ' +
+        `${IDEMPOTENCY_DESCRIPTION} ${LOGO_DESCRIPTION}`,
+      security: PARTNER_AUTH,
+      parameters: [
+        versionParam,
+        {
+          name: IDEMPOTENCY_KEY_HEADER,
+          in: 'header',
+          required: true,
+          description: 'A unique value per creation request (1 to 255 characters), kept for 24 hours per partner.',
+          schema: { type: 'string', minLength: 1, maxLength: 255 },
         },
+      ],
+      requestBody: jsonBody(input('CreateMerchantRequest')),
+      responses: {
+        '201': jsonResponse('Merchant created, or the first answer to this Idempotency-Key replayed.', ref('MerchantResponse'), {
+          [IDEMPOTENT_REPLAYED_HEADER]: {
+            description: 'Present with the value `true` when the answer is a replay of an earlier request with this key.',
+            schema: { type: 'string', const: 'true' },
+          },
+        }),
+        ...errors(400, 401, 409, 500),
+      },
+    },
+    Merchants_update: {
+      summary: 'Update a merchant (a new iconUrl changes the logo)',
+      description:
+        'Changes any of merchantName, merchantEmail and iconUrl (null removes the logo); at least one is needed. ' +
+        `A refused change changes nothing. Another partner's merchant, or an unknown one, is 404 merchant_not_found. ${LOGO_DESCRIPTION}`,
+      security: PARTNER_AUTH,
+      parameters: [versionParam, pathParam('merchantId', 'MerchantId', 'Merchant identifier.')],
+      requestBody: jsonBody(input('UpdateMerchantRequest')),
+      responses: {
+        '200': jsonResponse('Merchant updated.', ref('MerchantResponse')),
+        ...errors(400, 401, 404, 500),
+      },
+    },
+    Merchants_lateTransfers: {
+      summary: "A merchant's late transfers, to refund",
+      description:
+        'Buyers’ transfers that matched a payment of the merchant but came after it had ended (an extension, like ' +
+        'BTCPay’s "paid late"): the payment keeps its status, and the merchant sends the amount back to `from`. ' +
+        "Newest first, at most 100. Another partner's merchant, or an unknown one, is 404 merchant_not_found.",
+      security: PARTNER_AUTH,
+      parameters: [versionParam, pathParam('merchantId', 'MerchantId', 'Merchant identifier.')],
+      responses: {
+        '200': jsonResponse('The late transfers.', ref('LateTransferList')),
+        ...errors(401, 404, 500),
       },
     },
   }
 
-  Object.assign(paths, webhookPaths(merchantAuth))
-
-  if (options.sandbox === true) {
-    paths['/v1/sandbox/payments/{paymentId}/simulate'] = {
-      post: {
-        operationId: 'Sandbox_simulate',
-        summary: 'Sandbox only: move a payment to a chosen status',
-        security: [{ ApiKey: [] }],
-        parameters: [versionParam, pathParam('paymentId', 'PaymentId', 'Payment identifier.')],
-        requestBody: jsonBody(input('SimulatePaymentRequest')),
-        responses: {
-          '200': jsonResponse('The payment after the simulated change.', ref('Payment')),
-          ...errors(400, 401, 404, 409, 500),
-        },
+  const sandboxOperations: Partial<Record<OperationId, Json>> = {
+    Sandbox_simulate: {
+      summary: 'Sandbox only: move a payment to a chosen status',
+      security: [{ ApiKey: [] }],
+      parameters: [versionParam, pathParam('paymentId', 'PaymentId', 'Payment identifier.')],
+      requestBody: jsonBody(input('SimulatePaymentRequest')),
+      responses: {
+        '200': jsonResponse('The payment after the simulated change.', ref('Payment')),
+        ...errors(400, 401, 404, 409, 500),
       },
-    }
-    paths['/v1/sandbox/payments/{paymentId}/confirm'] = {
-      post: {
-        operationId: 'Sandbox_confirm',
-        summary: "Sandbox only: the network confirms now (the slow test wallet's payment succeeds at once)",
-        description:
-          "Delivers the payment's pending confirmation from the slow test wallet, whether it is due later or held " +
-          '(`till serve --sandbox-hold-confirmations`). 409 invalid_transition when no confirmation is pending.',
-        security: [{ ApiKey: [] }],
-        parameters: [versionParam, pathParam('paymentId', 'PaymentId', 'Payment identifier.')],
-        responses: {
-          '200': jsonResponse('The payment, succeeded.', ref('Payment')),
-          ...errors(401, 404, 409, 500),
-        },
+    },
+    Sandbox_confirm: {
+      summary: "Sandbox only: the network confirms now (the slow test wallet's payment succeeds at once)",
+      description:
+        "Delivers the payment's pending confirmation from the slow test wallet, whether it is due later or held " +
+        '(`till serve --sandbox-hold-confirmations`). 409 invalid_transition when no confirmation is pending.',
+      security: [{ ApiKey: [] }],
+      parameters: [versionParam, pathParam('paymentId', 'PaymentId', 'Payment identifier.')],
+      responses: {
+        '200': jsonResponse('The payment, succeeded.', ref('Payment')),
+        ...errors(401, 404, 409, 500),
       },
-    }
-    paths['/v1/sandbox/payments/{paymentId}/reach-deadline'] = {
-      post: {
-        operationId: 'Sandbox_reachDeadline',
-        summary: "Sandbox only: bring a pending payment's deadline forward to now",
-        description:
-          'The payment then ends as any payment past its deadline does: it expires, as of its new deadline. ' +
-          '409 invalid_transition unless the payment is pending.',
-        security: [{ ApiKey: [] }],
-        parameters: [versionParam, pathParam('paymentId', 'PaymentId', 'Payment identifier.')],
-        responses: {
-          '200': jsonResponse('The payment, expired.', ref('Payment')),
-          ...errors(401, 404, 409, 500),
-        },
+    },
+    Sandbox_reachDeadline: {
+      summary: "Sandbox only: bring a pending payment's deadline forward to now",
+      description:
+        'The payment then ends as any payment past its deadline does: it expires, as of its new deadline. ' +
+        '409 invalid_transition unless the payment is pending.',
+      security: [{ ApiKey: [] }],
+      parameters: [versionParam, pathParam('paymentId', 'PaymentId', 'Payment identifier.')],
+      responses: {
+        '200': jsonResponse('The payment, expired.', ref('Payment')),
+        ...errors(401, 404, 409, 500),
       },
-    }
+    },
   }
+  const paths = pathsOf({ ...operations, ...webhookPaths(merchantAuth), ...(options.sandbox === true ? sandboxOperations : {}) })
 
   const document = {
     openapi: '3.1.0',

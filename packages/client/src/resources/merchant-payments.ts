@@ -6,7 +6,7 @@ import {
 } from '@till/contract'
 import type { RequestOptions } from '../config.ts'
 import { type PaymentList, type PaymentListParams, paymentList } from '../list.ts'
-import { paymentIdSegment } from '../params.ts'
+import { checkedPaymentId, endpoint } from '../params.ts'
 import type { RequestCore } from '../request.ts'
 import { type TillResponse, withLastResponse } from '../response.ts'
 
@@ -50,8 +50,7 @@ export class MerchantPayments {
   async create(body: CreatePaymentParams, options?: RequestOptions): Promise<TillResponse<CreatedPayment>> {
     const { data, meta } = await this.#core.request(
       {
-        method: 'POST',
-        path: '/v1/merchant/payment',
+        ...endpoint('MerchantPayment_create', {}),
         body,
         schema: CreatePaymentResponse,
         idempotent: true,
@@ -68,15 +67,14 @@ export class MerchantPayments {
    * the request's) `merchantId`. Await it for one page, or iterate it with `for await`.
    */
   list(params: PaymentListParams = {}, options?: RequestOptions): PaymentList {
-    return paymentList(this.#core, { path: '/v1/merchants/payments', merchantScoped: true }, params, options)
+    return paymentList(this.#core, { path: endpoint('MerchantPayments_list', {}).path, merchantScoped: true }, params, options)
   }
 
   /** The payment's status in the merchant view (`GET /v1/merchant/payment/{id}/status`, spec 4.3). */
   async status(paymentId: string, options?: RequestOptions): Promise<TillResponse<MerchantPaymentStatusResponse>> {
     const { data, meta } = await this.#core.request(
       {
-        method: 'GET',
-        path: `/v1/merchant/payment/${paymentIdSegment(paymentId)}/status`,
+        ...endpoint('MerchantPayment_status', { id: checkedPaymentId(paymentId) }),
         schema: MerchantPaymentStatusResponse,
         idempotent: true,
         merchantScoped: true,

@@ -10,6 +10,7 @@ import {
 import type { RequestOptions } from '../config.ts'
 import type { RequestCore } from '../request.ts'
 import { type TillResponse, withLastResponse } from '../response.ts'
+import { endpoint } from '../params.ts'
 
 /** A merchant as the API returns it, and whether the answer replays an earlier create with the same key. */
 export type CreatedMerchant = MerchantResponse & { replayed: boolean }
@@ -42,8 +43,7 @@ export class Merchants {
     const { idempotencyKey = randomUUID(), ...requestOptions } = options
     const { data, meta } = await this.#core.request(
       {
-        method: 'POST',
-        path: '/v1/merchants',
+        ...endpoint('Merchants_create', {}),
         body,
         schema: MerchantResponse,
         idempotent: true,
@@ -63,8 +63,7 @@ export class Merchants {
   async update(merchantId: string, body: UpdateMerchantRequestInput, options?: RequestOptions): Promise<TillResponse<MerchantResponse>> {
     const { data, meta } = await this.#core.request(
       {
-        method: 'PATCH',
-        path: `/v1/merchants/${encodeURIComponent(merchantId)}`,
+        ...endpoint('Merchants_update', { merchantId }),
         body,
         schema: MerchantResponse,
         idempotent: true,
@@ -81,7 +80,7 @@ export class Merchants {
    */
   async lateTransfers(merchantId: string, options?: RequestOptions): Promise<TillResponse<LateTransferList>> {
     const { data, meta } = await this.#core.request(
-      { method: 'GET', path: `/v1/merchants/${encodeURIComponent(merchantId)}/late-transfers`, schema: LateTransferList, idempotent: true },
+      { ...endpoint('Merchants_lateTransfers', { merchantId }), schema: LateTransferList, idempotent: true },
       options,
     )
     return withLastResponse(data, meta)

@@ -1,7 +1,7 @@
 import { PaymentStatusResponse } from '@till/contract'
 import type { RequestOptions } from '../config.ts'
 import { type PartnerPaymentListParams, type PaymentList, paymentList } from '../list.ts'
-import { paymentIdSegment } from '../params.ts'
+import { checkedPaymentId, endpoint } from '../params.ts'
 import type { RequestCore } from '../request.ts'
 import { type TillResponse, withLastResponse } from '../response.ts'
 
@@ -18,7 +18,7 @@ export class Payments {
    * with `stats` over the whole query, or iterate it with `for await` for every matching payment.
    */
   list(params: PartnerPaymentListParams = {}, options?: RequestOptions): PaymentList {
-    return paymentList(this.#core, { path: '/v1/payments', merchantScoped: false }, params, options)
+    return paymentList(this.#core, { path: endpoint('PartnerPayments_list', {}).path, merchantScoped: false }, params, options)
   }
 
   /**
@@ -29,8 +29,7 @@ export class Payments {
   async status(paymentId: string, options?: RequestOptions): Promise<TillResponse<PaymentStatusResponse>> {
     const { data, meta } = await this.#core.request(
       {
-        method: 'GET',
-        path: `/v1/payments/${paymentIdSegment(paymentId)}/status`,
+        ...endpoint('PartnerPayments_status', { paymentId: checkedPaymentId(paymentId) }),
         schema: PaymentStatusResponse,
         idempotent: true,
       },

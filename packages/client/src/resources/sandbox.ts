@@ -1,6 +1,6 @@
 import { Payment, type SimulateOutcome } from '@till/contract'
 import type { RequestOptions } from '../config.ts'
-import { paymentIdSegment } from '../params.ts'
+import { checkedPaymentId, endpoint } from '../params.ts'
 import type { RequestCore } from '../request.ts'
 import { type TillResponse, withLastResponse } from '../response.ts'
 
@@ -22,7 +22,7 @@ export class Sandbox {
    * (`POST /v1/sandbox/payments/{id}/simulate`): pending → succeeded passes through processing.
    */
   simulate(paymentId: string, outcome: SimulateOutcome, options?: RequestOptions): Promise<TillResponse<Payment>> {
-    return this.#move(paymentId, 'simulate', { outcome }, options)
+    return this.#move(paymentId, 'Sandbox_simulate', { outcome }, options)
   }
 
   /**
@@ -30,7 +30,7 @@ export class Sandbox {
    * (`POST /v1/sandbox/payments/{id}/confirm`), held or not yet due. `invalid_transition` when none is pending.
    */
   confirm(paymentId: string, options?: RequestOptions): Promise<TillResponse<Payment>> {
-    return this.#move(paymentId, 'confirm', undefined, options)
+    return this.#move(paymentId, 'Sandbox_confirm', undefined, options)
   }
 
   /**
@@ -38,14 +38,18 @@ export class Sandbox {
    * expires by the deadline rule, as if its time had run out, without waiting for it.
    */
   reachDeadline(paymentId: string, options?: RequestOptions): Promise<TillResponse<Payment>> {
-    return this.#move(paymentId, 'reach-deadline', undefined, options)
+    return this.#move(paymentId, 'Sandbox_reachDeadline', undefined, options)
   }
 
-  async #move(paymentId: string, action: string, body: unknown, options?: RequestOptions): Promise<TillResponse<Payment>> {
+  async #move(
+    paymentId: string,
+    operation: 'Sandbox_simulate' | 'Sandbox_confirm' | 'Sandbox_reachDeadline',
+    body: unknown,
+    options?: RequestOptions,
+  ): Promise<TillResponse<Payment>> {
     const { data, meta } = await this.#core.request(
       {
-        method: 'POST',
-        path: `/v1/sandbox/payments/${paymentIdSegment(paymentId)}/${action}`,
+        ...endpoint(operation, { paymentId: checkedPaymentId(paymentId) }),
         ...(body === undefined ? {} : { body }),
         schema: Payment,
         idempotent: false,

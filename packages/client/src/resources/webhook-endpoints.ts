@@ -9,12 +9,11 @@ import { z } from 'zod'
 import type { RequestOptions } from '../config.ts'
 import type { RequestCore } from '../request.ts'
 import { type TillResponse, withLastResponse } from '../response.ts'
+import { endpoint } from '../params.ts'
 
 const Enabled = z.object({ endpoint: WebhookEndpoint })
 const Queued = z.object({ queued: z.literal(true) })
 const NoContent = z.unknown()
-
-const segment = (id: string) => encodeURIComponent(id)
 
 /**
  * The merchant's webhook endpoints (a documented extension of the spec): needs a `merchantId`, on the
@@ -31,7 +30,7 @@ export class WebhookEndpoints {
   async create(body: CreateWebhookEndpointRequest, options?: RequestOptions): Promise<TillResponse<WebhookEndpointWithSecret>> {
     // Not retried once sent: a second endpoint would be registered. A refused URL is a TillInvalidRequestError.
     const { data, meta } = await this.#core.request(
-      { method: 'POST', path: '/v1/webhook-endpoints', body, schema: WebhookEndpointWithSecret, idempotent: false, merchantScoped: true },
+      { ...endpoint('WebhookEndpoints_create', {}), body, schema: WebhookEndpointWithSecret, idempotent: false, merchantScoped: true },
       options,
     )
     return withLastResponse(data, meta)
@@ -39,7 +38,7 @@ export class WebhookEndpoints {
 
   async list(options?: RequestOptions): Promise<TillResponse<WebhookEndpointList>> {
     const { data, meta } = await this.#core.request(
-      { method: 'GET', path: '/v1/webhook-endpoints', schema: WebhookEndpointList, idempotent: true, merchantScoped: true },
+      { ...endpoint('WebhookEndpoints_list', {}), schema: WebhookEndpointList, idempotent: true, merchantScoped: true },
       options,
     )
     return withLastResponse(data, meta)
@@ -47,7 +46,7 @@ export class WebhookEndpoints {
 
   async delete(endpointId: string, options?: RequestOptions): Promise<void> {
     await this.#core.request(
-      { method: 'DELETE', path: `/v1/webhook-endpoints/${segment(endpointId)}`, schema: NoContent, idempotent: true, merchantScoped: true },
+      { ...endpoint('WebhookEndpoints_delete', { endpointId }), schema: NoContent, idempotent: true, merchantScoped: true },
       options,
     )
   }
@@ -56,8 +55,7 @@ export class WebhookEndpoints {
   async rotateSecret(endpointId: string, options?: RequestOptions): Promise<TillResponse<WebhookEndpointWithSecret>> {
     const { data, meta } = await this.#core.request(
       {
-        method: 'POST',
-        path: `/v1/webhook-endpoints/${segment(endpointId)}/rotate-secret`,
+        ...endpoint('WebhookEndpoints_rotateSecret', { endpointId }),
         schema: WebhookEndpointWithSecret,
         idempotent: false,
         merchantScoped: true,
@@ -70,8 +68,7 @@ export class WebhookEndpoints {
   async enable(endpointId: string, options?: RequestOptions): Promise<TillResponse<{ endpoint: WebhookEndpoint }>> {
     const { data, meta } = await this.#core.request(
       {
-        method: 'POST',
-        path: `/v1/webhook-endpoints/${segment(endpointId)}/enable`,
+        ...endpoint('WebhookEndpoints_enable', { endpointId }),
         schema: Enabled,
         idempotent: true,
         merchantScoped: true,
@@ -85,8 +82,7 @@ export class WebhookEndpoints {
   async deliveries(endpointId: string, options?: RequestOptions): Promise<TillResponse<WebhookDeliveryList>> {
     const { data, meta } = await this.#core.request(
       {
-        method: 'GET',
-        path: `/v1/webhook-endpoints/${segment(endpointId)}/deliveries`,
+        ...endpoint('WebhookEndpoints_deliveries', { endpointId }),
         schema: WebhookDeliveryList,
         idempotent: true,
         merchantScoped: true,
@@ -99,8 +95,7 @@ export class WebhookEndpoints {
   async redeliver(endpointId: string, deliveryId: string, options?: RequestOptions): Promise<void> {
     await this.#core.request(
       {
-        method: 'POST',
-        path: `/v1/webhook-endpoints/${segment(endpointId)}/deliveries/${segment(deliveryId)}/redeliver`,
+        ...endpoint('WebhookEndpoints_redeliver', { endpointId, deliveryId }),
         schema: Queued,
         idempotent: true,
         merchantScoped: true,

@@ -1,3 +1,4 @@
+import { OPERATIONS } from '@till/contract'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openTestDatabase, testApp, type TestDatabase } from '../../test/fixtures.ts'
@@ -42,6 +43,16 @@ describe('/openapi.json', () => {
         expect(response.json<{ code: string }>().code, `${method} ${path}`).not.toBe('not_found')
       }
     }
+  })
+
+  // Routes and documented paths come from one table (@till/contract OPERATIONS): before it, the webhook
+  // endpoints' routes were written with `:id` and documented with `{endpointId}`, and went unpublished.
+  it('publishes every operation of the contract, each served where it is documented', async () => {
+    const document = (await sandbox.inject({ url: '/openapi.json' })).json<OpenApi>()
+    const published = Object.values(document.paths).flatMap((item) =>
+      Object.values(item).map((operation) => (operation as { operationId: string }).operationId),
+    )
+    expect(published.sort()).toEqual(Object.keys(OPERATIONS).sort())
   })
 
   it('documents the sandbox endpoints only in sandbox mode', async () => {

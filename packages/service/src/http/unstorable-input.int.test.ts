@@ -110,7 +110,8 @@ beforeEach(async () => {
   token = checkout.token
   params = {
     paymentId: checkout.paymentId,
-    id: endpoint.id,
+    id: checkout.paymentId,
+    endpointId: endpoint.id,
     merchantId: account.merchantId,
     deliveryId: '1',
     digest: 'a'.repeat(64),
@@ -134,7 +135,7 @@ const bodyOf = (route: Route): Record<string, unknown> | undefined =>
 describe('the NUL family on every route', () => {
   it('knows the routes it fuzzes', () => {
     expect(routes.length).toBeGreaterThanOrEqual(30)
-    expect(routes).toContainEqual({ method: 'DELETE', path: '/v1/webhook-endpoints/:id' })
+    expect(routes).toContainEqual({ method: 'DELETE', path: '/v1/webhook-endpoints/:endpointId' })
     expect(routes).toContainEqual({ method: 'GET', path: '/checkout/api/payments/:paymentId/status' })
   })
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import type { RawQuery } from '@till/contract'
+import { type RawQuery, routePath } from '@till/contract'
 import type { ListingScope } from './filter.ts'
 import type { PaymentListing } from './service.ts'
 import type { Authenticator } from '../http/auth.ts'
@@ -22,7 +22,7 @@ function versionOf(request: FastifyRequest) {
 
 /** The partner listing (spec 4.1) and its merchant-scoped view. */
 export function paymentListingRoutes(app: FastifyInstance, deps: { auth: Authenticator; listing: PaymentListing }) {
-  app.get('/v1/payments', { config: WALLET_AUTH }, async (request) => {
+  app.get(routePath('PartnerPayments_list'), { config: WALLET_AUTH }, async (request) => {
     const principal = principalOf(request)
     const scope: ListingScope = principal.wallet
       ? { kind: 'wallet', partnerId: principal.partnerId, ...principal.wallet }
@@ -30,7 +30,7 @@ export function paymentListingRoutes(app: FastifyInstance, deps: { auth: Authent
     return deps.listing.list({ scope, version: versionOf(request), query: request.query as RawQuery })
   })
 
-  app.get('/v1/merchants/payments', async (request) => {
+  app.get(routePath('MerchantPayments_list'), async (request) => {
     const merchantId = await requireMerchant(request, deps.auth)
     const scope: ListingScope = { kind: 'merchant', partnerId: principalOf(request).partnerId, merchantId }
     return deps.listing.list({ scope, version: versionOf(request), query: request.query as RawQuery })

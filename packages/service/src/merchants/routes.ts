@@ -4,6 +4,7 @@ import {
   IDEMPOTENT_REPLAYED_HEADER,
   type LateTransfer,
   MerchantId,
+  routePath,
   UpdateMerchantRequest,
 } from '@till/contract'
 import type { FastifyInstance } from 'fastify'
@@ -55,7 +56,7 @@ export function merchantRoutes(
   app: FastifyInstance,
   deps: { merchants: MerchantService; lateTransfers: (merchantId: string) => Promise<LateTransfer[]> },
 ) {
-  app.post('/v1/merchants', { config: BEARER_AUTH }, async (request, reply) => {
+  app.post(routePath('Merchants_create'), { config: BEARER_AUTH }, async (request, reply) => {
     const key = idempotencyKeyOf(header(request, IDEMPOTENCY_KEY_HEADER))
     const body = parseOrThrow(CreateMerchantRequest, request.body, 'body')
     const { merchant, replayed } = await deps.merchants.create({
@@ -67,14 +68,14 @@ export function merchantRoutes(
     return reply.code(201).send({ merchant })
   })
 
-  app.patch<{ Params: { merchantId: string } }>('/v1/merchants/:merchantId', { config: BEARER_AUTH }, async (request) => {
+  app.patch<{ Params: { merchantId: string } }>(routePath('Merchants_update'), { config: BEARER_AUTH }, async (request) => {
     const body = parseOrThrow(UpdateMerchantRequest, request.body, 'body')
     const merchantId = knownShape(request.params.merchantId)
     const merchant = await deps.merchants.update({ partnerId: principalOf(request).partnerId, merchantId, request: body })
     return { merchant }
   })
 
-  app.get<{ Params: { merchantId: string } }>('/v1/merchants/:merchantId/late-transfers', { config: BEARER_AUTH }, async (request) => {
+  app.get<{ Params: { merchantId: string } }>(routePath('Merchants_lateTransfers'), { config: BEARER_AUTH }, async (request) => {
     const merchantId = knownShape(request.params.merchantId)
     await deps.merchants.ownedBy(principalOf(request).partnerId, merchantId)
     return { data: await deps.lateTransfers(merchantId) }

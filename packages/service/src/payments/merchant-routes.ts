@@ -1,4 +1,4 @@
-import { CreatePaymentRequest } from '@till/contract'
+import { CreatePaymentRequest, routePath } from '@till/contract'
 import type { FastifyInstance } from 'fastify'
 import { parseOrThrow, paymentNotFound } from '../errors.ts'
 import type { PaymentService } from './service.ts'
@@ -15,7 +15,7 @@ export type MerchantPaymentDeps = {
 
 /** The merchant checkout API: spec sections 4.2 and 4.3. */
 export function merchantPaymentRoutes(app: FastifyInstance, deps: MerchantPaymentDeps) {
-  app.post('/v1/merchant/payment', async (request, reply) => {
+  app.post(routePath('MerchantPayment_create'), async (request, reply) => {
     const merchantId = await requireMerchant(request, deps.auth)
     const body = parseOrThrow(CreatePaymentRequest, request.body, 'body')
     const { payment, replayed } = await deps.payments.create({
@@ -30,7 +30,7 @@ export function merchantPaymentRoutes(app: FastifyInstance, deps: MerchantPaymen
     return reply.code(replayed ? 200 : 201).send(createPaymentResponse(payment, deps.gatewayUrl(payment.id), deps.pollInMs))
   })
 
-  app.get<{ Params: { id: string } }>('/v1/merchant/payment/:id/status', async (request) => {
+  app.get<{ Params: { id: string } }>(routePath('MerchantPayment_status'), async (request) => {
     const merchantId = await requireMerchant(request, deps.auth)
     const { id } = request.params
     const payment = await deps.payments.statusForMerchant(id, merchantId, principalOf(request).partnerId)

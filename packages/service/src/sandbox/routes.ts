@@ -1,4 +1,4 @@
-import { SimulatePaymentRequest } from '@till/contract'
+import { routePath, SimulatePaymentRequest } from '@till/contract'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { ApiError, fieldError, parseOrThrow, paymentNotFound } from '../errors.ts'
 import type { Clock } from '../core/clock.ts'
@@ -37,7 +37,7 @@ export function sandboxRoutes(
     return listingPayment(payment, { id: merchant.id, name: merchant.name, iconUrl: deps.logoUrl(merchant.logo) })
   }
 
-  app.post<{ Params: { paymentId: string } }>('/v1/sandbox/payments/:paymentId/simulate', async (request) => {
+  app.post<{ Params: { paymentId: string } }>(routePath('Sandbox_simulate'), async (request) => {
     const payment = await sandboxPayment(request)
     const { outcome, wallet } = parseOrThrow(SimulatePaymentRequest, request.body, 'body')
     if (wallet && (await deps.accounts.findApp(wallet.appId))?.partnerId !== payment.partnerId) {
@@ -47,7 +47,7 @@ export function sandboxRoutes(
   })
 
   // The network confirms now: the slow test wallet's confirmation, due later or held, is delivered at once.
-  app.post<{ Params: { paymentId: string } }>('/v1/sandbox/payments/:paymentId/confirm', async (request) => {
+  app.post<{ Params: { paymentId: string } }>(routePath('Sandbox_confirm'), async (request) => {
     const payment = await sandboxPayment(request)
     const confirmed = await deliverConfirmation(deps, payment.id)
     if (!confirmed) {
@@ -63,7 +63,7 @@ export function sandboxRoutes(
     return view(confirmed)
   })
 
-  app.post<{ Params: { paymentId: string } }>('/v1/sandbox/payments/:paymentId/reach-deadline', async (request) => {
+  app.post<{ Params: { paymentId: string } }>(routePath('Sandbox_reachDeadline'), async (request) => {
     return view(await deps.payments.reachDeadline(await sandboxPayment(request)))
   })
 }

@@ -1,11 +1,11 @@
-import { CreateWebhookEndpointRequest } from '@till/contract'
+import { CreateWebhookEndpointRequest, routePath } from '@till/contract'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { parseOrThrow } from '../errors.ts'
 import type { WebhookService } from './service.ts'
 import type { Authenticator } from '../http/auth.ts'
 import { principalOf, requireMerchant } from '../http/context.ts'
 
-type EndpointRequest = FastifyRequest<{ Params: { id: string } }>
+type EndpointRequest = FastifyRequest<{ Params: { endpointId: string } }>
 
 /**
  * Webhook endpoints of the merchant named by Merchant-Id (Api-Key + Merchant-Id, as the merchant checkout
@@ -14,36 +14,36 @@ type EndpointRequest = FastifyRequest<{ Params: { id: string } }>
 export function webhookEndpointRoutes(app: FastifyInstance, deps: { auth: Authenticator; webhooks: WebhookService }) {
   const merchantOf = (request: FastifyRequest) => requireMerchant(request, deps.auth)
 
-  app.post('/v1/webhook-endpoints', async (request, reply) => {
+  app.post(routePath('WebhookEndpoints_create'), async (request, reply) => {
     const merchantId = await merchantOf(request)
     const body = parseOrThrow(CreateWebhookEndpointRequest, request.body, 'body')
     const created = await deps.webhooks.create({ partnerId: principalOf(request).partnerId, merchantId, request: body })
     return reply.code(201).send(created)
   })
 
-  app.get('/v1/webhook-endpoints', async (request) => ({ data: await deps.webhooks.list(await merchantOf(request)) }))
+  app.get(routePath('WebhookEndpoints_list'), async (request) => ({ data: await deps.webhooks.list(await merchantOf(request)) }))
 
-  app.delete('/v1/webhook-endpoints/:id', async (request: EndpointRequest, reply) => {
-    await deps.webhooks.remove(await merchantOf(request), request.params.id)
+  app.delete(routePath('WebhookEndpoints_delete'), async (request: EndpointRequest, reply) => {
+    await deps.webhooks.remove(await merchantOf(request), request.params.endpointId)
     return reply.code(204).send()
   })
 
-  app.post('/v1/webhook-endpoints/:id/rotate-secret', async (request: EndpointRequest) =>
-    deps.webhooks.rotate(await merchantOf(request), request.params.id),
+  app.post(routePath('WebhookEndpoints_rotateSecret'), async (request: EndpointRequest) =>
+    deps.webhooks.rotate(await merchantOf(request), request.params.endpointId),
   )
 
-  app.post('/v1/webhook-endpoints/:id/enable', async (request: EndpointRequest) => ({
-    endpoint: await deps.webhooks.enable(await merchantOf(request), request.params.id),
+  app.post(routePath('WebhookEndpoints_enable'), async (request: EndpointRequest) => ({
+    endpoint: await deps.webhooks.enable(await merchantOf(request), request.params.endpointId),
   }))
 
-  app.get('/v1/webhook-endpoints/:id/deliveries', async (request: EndpointRequest) => ({
-    data: await deps.webhooks.deliveries(await merchantOf(request), request.params.id),
+  app.get(routePath('WebhookEndpoints_deliveries'), async (request: EndpointRequest) => ({
+    data: await deps.webhooks.deliveries(await merchantOf(request), request.params.endpointId),
   }))
 
   app.post(
-    '/v1/webhook-endpoints/:id/deliveries/:deliveryId/redeliver',
-    async (request: FastifyRequest<{ Params: { id: string; deliveryId: string } }>, reply) => {
-      await deps.webhooks.redeliver(await merchantOf(request), request.params.id, request.params.deliveryId)
+    routePath('WebhookEndpoints_redeliver'),
+    async (request: FastifyRequest<{ Params: { endpointId: string; deliveryId: string } }>, reply) => {
+      await deps.webhooks.redeliver(await merchantOf(request), request.params.endpointId, request.params.deliveryId)
       return reply.code(202).send({ queued: true })
     },
   )
