@@ -394,7 +394,7 @@ describe('webhookRouter on its own', () => {
     const referenceId = (order: ShopOrder) => `shop7-${order.id}`
     const { shop } = await webhookShop({ referenceId }, { store: (orders) => memoryOrderStore(orders, { referenceId }) })
     const { order, paymentId } = await paidAtTill(shop)
-    expect(await till.payment(paymentId)).toMatchObject({ reference_id: `shop7-${order.id}` })
+    expect(await till.payment(paymentId)).toMatchObject({ referenceId: `shop7-${order.id}` })
 
     const fulfilled: string[] = []
     const app = express()

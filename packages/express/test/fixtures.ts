@@ -4,7 +4,7 @@
 import { once } from 'node:events'
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import type { SimulateOutcome } from '@till/contract'
+import type { Payment, SimulateOutcome } from '@till/contract'
 import express, { type Express, type RequestHandler } from 'express'
 import { TILL_BIN } from '@till/service/spawn'
 import { openTestDatabase, type TestDatabase } from '@till/service/test-fixtures'
@@ -37,8 +37,13 @@ export interface TillWorld {
   baseUrl: string
   /** The sandbox merchant's credentials. */
   account: { apiKey: string; merchantId: string }
-  /** The payment row as Till stored it. */
-  payment(paymentId: string): Promise<Record<string, unknown> | undefined>
+  /** The payment as Till's partner listing shows it: what Till keeps of it, through its public API. */
+  payment(paymentId: string): Promise<Payment | undefined>
+  /**
+   * Where the checkout page sends the buyer once the payment has ended (spec 4.7), as the page's own data
+   * says: the shop's return URL with `payment_id`, or null when redirecting is disabled.
+   */
+  redirectOf(paymentId: string): Promise<string | null>
   simulate(paymentId: string, outcome: SimulateOutcome): Promise<void>
   /** A merchant backend on this Till; `options` override the defaults (store, return URL, hooks). */
   shop(options?: Partial<PayRouterOptions<ShopOrder>>, setup?: ShopSetup): Promise<Shop>
@@ -71,7 +76,16 @@ export function useTill(): TillWorld {
     await tdb?.close()
   })
 
-  world.payment = async (paymentId) => (await tdb?.db.query('SELECT * FROM payments WHERE id = $1', [paymentId]))?.[0]
+  world.payment = async (paymentId) => {
+    for await (const payment of sandbox?.client.payments.list({ limit: 200 }) ?? []) if (payment.paymentId === paymentId) return payment
+    return undefined
+  }
+  world.redirectOf = async (paymentId) => {
+    const page = await fetch(`${String(sandbox?.checkoutUrl)}/${paymentId}`)
+    const data = /<script type="application\/json" id="checkout-data">([^<]*)<\/script>/.exec(await page.text())?.[1]
+    const { session } = JSON.parse(data ?? 'null') as { session: { state: { redirect: { url: string } | null } } }
+    return session.state.redirect?.url ?? null
+  }
   world.simulate = async (paymentId, outcome) => {
     await sandbox?.client.sandbox.simulate(paymentId, outcome)
   }
