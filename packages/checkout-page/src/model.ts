@@ -3,11 +3,13 @@ import { type FinalStatus, isFinalStatus, type MerchantPaymentStatus, STATUS_PRO
 import type { TemplateResult } from 'lit-html'
 import type { Strings } from './strings.ts'
 import type { AnnouncedWallet } from './wallets/discovery.ts'
-import type { WalletScreen } from './wallets/screens.ts'
 
 /** What the page knows and shows; views are pure functions of it. */
 
 export type OptionsLoad = { state: 'loading' } | { state: 'ready'; options: PaymentOption[]; selected: string | null } | { state: 'error' }
+
+/** The wallet path's own screens (wallets/screens.ts draws them), after the buyer connected. */
+export type WalletScreen = 'switching' | 'signing' | 'submitted' | 'stalled'
 
 /** Where the buyer is while the payment is pending. */
 export type Step =

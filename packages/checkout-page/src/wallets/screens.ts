@@ -1,11 +1,9 @@
 import type { PaymentOption } from '@till/contract'
 import type { TemplateResult } from 'lit-html'
-import type { Step } from '../model.ts'
+import type { Step, WalletScreen } from '../model.ts'
 import type { Strings } from '../strings.ts'
 import type { ViewKit } from '../view.ts'
 import type { WalletWords } from './words.ts'
-
-export type WalletScreen = 'switching' | 'signing' | 'submitted' | 'stalled'
 
 /**
  * The wallet path's own screens, after the buyer connected. They are drawn with the page's template tag
