@@ -36,3 +36,6 @@ export const versionParam: Json = { $ref: '#/components/parameters/PayVersion' }
 export function jsonBody(schemaRef: Json): Json {
   return { required: true, content: { 'application/json': { schema: schemaRef } } }
 }
+
+/** What every area's operations are described with: the request schemas' ids, and the merchant API's auth. */
+export type OperationContext = { input: (id: string) => Json; merchantAuth: Json[] }
