@@ -1,7 +1,8 @@
 // The bundle's template minifier (minify-templates.ts, which build.ts runs on the elements' sources).
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: the strings are templates' text, `${…}` included
 import { expect } from '@open-wc/testing'
-import { minifyCss, minifyHtml, minifyTemplate, minifyTemplates, taggedTemplates } from '../minify-templates.ts'
+import { minifyCss, minifyHtml, minifyTemplate } from '../minify-markup.ts'
+import { minifyTemplates, taggedTemplates } from '../minify-templates.ts'
 
 /** The source lines a map's code lines start at (their first segment's). */
 function firstSourceLines(mappings: string): (number | undefined)[] {
