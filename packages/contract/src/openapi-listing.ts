@@ -2,8 +2,7 @@
 import { CAIP2_PATTERN } from './caip.ts'
 import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, REFERENCE_ID_FILTER_PATTERN } from './listing-query.ts'
 import { type Json, ref } from './openapi-components.ts'
-import type { OperationId } from './operations.ts'
-import { errors, jsonResponse, versionParam, type OperationContext } from './openapi-parts.ts'
+import type { OperationTexts } from './openapi-parts.ts'
 
 function listQueryParameters(options: { merchantFilter: boolean } = { merchantFilter: true }): Json[] {
   const query = (name: string, schema: Json, description: string, extra: Json = {}): Json => ({
@@ -54,31 +53,19 @@ const LISTING_DESCRIPTION =
   'cannot be read (not a date, not a number, an unknown parameter), params_validation when a readable value breaks ' +
   'a rule (limit out of 1–200, endTs not after startTs, a CAIP-19 id as token_symbol, referenceId length or characters).'
 
-// Spec 5, rule 3 shows create merchant with `Authorization: Bearer`; Api-Key is accepted too.
-
-export function listingOperations({ merchantAuth }: OperationContext): Partial<Record<OperationId, Json>> {
-  return {
-    PartnerPayments_list: {
-      summary: 'List payments with filters, pagination and statistics',
-      description:
-        `${LISTING_DESCRIPTION} With App-Id and Client-Id instead of Api-Key, only the payments that this client ` +
-        'paid through that wallet app are listed, and stats cover those alone.',
-      security: [{ ApiKey: [] }, { AppId: [], ClientId: [] }],
-      parameters: [versionParam, ...listQueryParameters()],
-      responses: {
-        '200': jsonResponse('A page of payments.', ref('PaymentListResponse')),
-        ...errors(400, 401, 500, 502),
-      },
-    },
-    MerchantPayments_list: {
-      summary: "List one merchant's payments with filters, pagination and statistics",
-      description: `The partner listing scoped to the merchant named by Merchant-Id; merchantId is not accepted. ${LISTING_DESCRIPTION}`,
-      security: merchantAuth,
-      parameters: [versionParam, ...listQueryParameters({ merchantFilter: false })],
-      responses: {
-        '200': jsonResponse('A page of payments.', ref('PaymentListResponse')),
-        ...errors(400, 401, 404, 500, 502),
-      },
-    },
-  }
+export const LISTING_OPERATIONS: OperationTexts = {
+  PartnerPayments_list: {
+    summary: 'List payments with filters, pagination and statistics',
+    description:
+      `${LISTING_DESCRIPTION} With App-Id and Client-Id instead of Api-Key, only the payments that this client ` +
+      'paid through that wallet app are listed, and stats cover those alone.',
+    parameters: listQueryParameters(),
+    responses: { 200: 'A page of payments.' },
+  },
+  MerchantPayments_list: {
+    summary: "List one merchant's payments with filters, pagination and statistics",
+    description: `The partner listing scoped to the merchant named by Merchant-Id; merchantId is not accepted. ${LISTING_DESCRIPTION}`,
+    parameters: listQueryParameters({ merchantFilter: false }),
+    responses: { 200: 'A page of payments.' },
+  },
 }

@@ -1,10 +1,6 @@
 // The merchants' operations (spec 4.5, 4.6): create, update with a logo, and the late transfers to refund.
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER } from './headers.ts'
-import { type Json, ref } from './openapi-components.ts'
-import type { OperationId } from './operations.ts'
-import { errors, jsonBody, jsonResponse, pathParam, versionParam, type OperationContext } from './openapi-parts.ts'
-
-const PARTNER_AUTH = [{ BearerAuth: [] }, { ApiKey: [] }]
+import { type OperationTexts, pathParam } from './openapi-parts.ts'
 
 const IDEMPOTENCY_DESCRIPTION =
   'Idempotency-Key is required (400 missing_idempotency_key without it, 400 invalid_idempotency_key when it is empty or ' +
@@ -19,60 +15,48 @@ const LOGO_DESCRIPTION =
   'with an issue on iconUrl saying what was wrong. The accepted image is re-encoded and served by Till at its own URL, ' +
   "which becomes the merchant's iconUrl."
 
-export function merchantOperations({ input }: OperationContext): Partial<Record<OperationId, Json>> {
-  return {
-    Merchants_create: {
-      summary: 'Create a merchant',
-      description:
-        'Creates a merchant of the calling partner; its id is at once a valid Merchant-Id for the merchant checkout API. ' +
-        `${IDEMPOTENCY_DESCRIPTION} ${LOGO_DESCRIPTION}`,
-      security: PARTNER_AUTH,
-      parameters: [
-        versionParam,
-        {
-          name: IDEMPOTENCY_KEY_HEADER,
-          in: 'header',
-          required: true,
-          description: 'A unique value per creation request (1 to 255 characters), kept for 24 hours per partner.',
-          schema: { type: 'string', minLength: 1, maxLength: 255 },
-        },
-      ],
-      requestBody: jsonBody(input('CreateMerchantRequest')),
-      responses: {
-        '201': jsonResponse('Merchant created, or the first answer to this Idempotency-Key replayed.', ref('MerchantResponse'), {
+export const MERCHANT_OPERATIONS: OperationTexts = {
+  Merchants_create: {
+    summary: 'Create a merchant',
+    description:
+      'Creates a merchant of the calling partner; its id is at once a valid Merchant-Id for the merchant checkout API. ' +
+      `${IDEMPOTENCY_DESCRIPTION} ${LOGO_DESCRIPTION}`,
+    parameters: [
+      {
+        name: IDEMPOTENCY_KEY_HEADER,
+        in: 'header',
+        required: true,
+        description: 'A unique value per creation request (1 to 255 characters), kept for 24 hours per partner.',
+        schema: { type: 'string', minLength: 1, maxLength: 255 },
+      },
+    ],
+    responses: {
+      201: {
+        description: 'Merchant created, or the first answer to this Idempotency-Key replayed.',
+        headers: {
           [IDEMPOTENT_REPLAYED_HEADER]: {
             description: 'Present with the value `true` when the answer is a replay of an earlier request with this key.',
             schema: { type: 'string', const: 'true' },
           },
-        }),
-        ...errors(400, 401, 409, 500),
+        },
       },
     },
-    Merchants_update: {
-      summary: 'Update a merchant (a new iconUrl changes the logo)',
-      description:
-        'Changes any of merchantName, merchantEmail and iconUrl (null removes the logo); at least one is needed. ' +
-        `A refused change changes nothing. Another partner's merchant, or an unknown one, is 404 merchant_not_found. ${LOGO_DESCRIPTION}`,
-      security: PARTNER_AUTH,
-      parameters: [versionParam, pathParam('merchantId', 'MerchantId', 'Merchant identifier.')],
-      requestBody: jsonBody(input('UpdateMerchantRequest')),
-      responses: {
-        '200': jsonResponse('Merchant updated.', ref('MerchantResponse')),
-        ...errors(400, 401, 404, 500),
-      },
-    },
-    Merchants_lateTransfers: {
-      summary: "A merchant's late transfers, to refund",
-      description:
-        'Buyers’ transfers that matched a payment of the merchant but came after it had ended (an extension, like ' +
-        'BTCPay’s "paid late"): the payment keeps its status, and the merchant sends the amount back to `from`. ' +
-        "Newest first, at most 100. Another partner's merchant, or an unknown one, is 404 merchant_not_found.",
-      security: PARTNER_AUTH,
-      parameters: [versionParam, pathParam('merchantId', 'MerchantId', 'Merchant identifier.')],
-      responses: {
-        '200': jsonResponse('The late transfers.', ref('LateTransferList')),
-        ...errors(401, 404, 500),
-      },
-    },
-  }
+  },
+  Merchants_update: {
+    summary: 'Update a merchant (a new iconUrl changes the logo)',
+    description:
+      'Changes any of merchantName, merchantEmail and iconUrl (null removes the logo); at least one is needed. ' +
+      `A refused change changes nothing. Another partner's merchant, or an unknown one, is 404 merchant_not_found. ${LOGO_DESCRIPTION}`,
+    parameters: [pathParam('merchantId', 'MerchantId', 'Merchant identifier.')],
+    responses: { 200: 'Merchant updated.' },
+  },
+  Merchants_lateTransfers: {
+    summary: "A merchant's late transfers, to refund",
+    description:
+      'Buyers’ transfers that matched a payment of the merchant but came after it had ended (an extension, like ' +
+      'BTCPay’s "paid late"): the payment keeps its status, and the merchant sends the amount back to `from`. ' +
+      "Newest first, at most 100. Another partner's merchant, or an unknown one, is 404 merchant_not_found.",
+    parameters: [pathParam('merchantId', 'MerchantId', 'Merchant identifier.')],
+    responses: { 200: 'The late transfers.' },
+  },
 }

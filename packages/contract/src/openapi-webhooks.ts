@@ -1,7 +1,6 @@
 // The webhook endpoints' operations: a documented extension of the spec (section 6 leaves webhooks "not shown").
-import { type Json, ref } from './openapi-components.ts'
-import type { OperationId } from './operations.ts'
-import { emptyResponse, errors, jsonBody, jsonResponse, versionParam } from './openapi-parts.ts'
+import type { Json } from './openapi-components.ts'
+import type { OperationTexts } from './openapi-parts.ts'
 import { WEBHOOK_RETRY_SCHEDULE_SECONDS } from './webhooks.ts'
 
 const stringParam = (name: string, description: string): Json => ({
@@ -24,65 +23,39 @@ export const WEBHOOKS_DESCRIPTION =
   'least once and unordered: deduplicate by `webhook-id`, and read the payment status from Till before acting. ' +
   'The event is written in the transaction that changes the status, so none is lost to a crash.'
 
-/** Api-Key and Merchant-Id, as the merchant checkout API. */
-export function webhookPaths(merchantAuth: Json[]): Partial<Record<OperationId, Json>> {
-  const op = (operation: Json): Json => ({ security: merchantAuth, ...operation })
-  return {
-    WebhookEndpoints_create: op({
-      summary: 'Register a webhook endpoint for the merchant',
-      description: `${WEBHOOKS_DESCRIPTION} The URL must be HTTPS on a public address (the logo fetch's guard); the signing secret is in this answer only.`,
-      parameters: [versionParam],
-      requestBody: jsonBody(ref('CreateWebhookEndpointRequest')),
-      responses: {
-        '201': jsonResponse('Endpoint created, with its signing secret.', ref('WebhookEndpointWithSecret')),
-        ...errors(400, 401, 404, 500),
-      },
-    }),
-    WebhookEndpoints_list: op({
-      summary: "List the merchant's webhook endpoints",
-      parameters: [versionParam],
-      responses: { '200': jsonResponse('The endpoints, newest first.', ref('WebhookEndpointList')), ...errors(400, 401, 404, 500) },
-    }),
-    WebhookEndpoints_delete: op({
-      summary: 'Delete a webhook endpoint; its pending deliveries are dropped',
-      parameters: [versionParam, endpointId],
-      responses: { '204': emptyResponse('Deleted.'), ...errors(400, 401, 404, 500) },
-    }),
-    WebhookEndpoints_rotateSecret: op({
-      summary: 'Replace the signing secret; the old one keeps signing for 24 hours',
-      parameters: [versionParam, endpointId],
-      responses: {
-        '200': jsonResponse('The endpoint and its new secret.', ref('WebhookEndpointWithSecret')),
-        ...errors(400, 401, 404, 500),
-      },
-    }),
-    WebhookEndpoints_enable: op({
-      summary: 'Enable an endpoint Till disabled after its deliveries kept failing',
-      parameters: [versionParam, endpointId],
-      responses: {
-        '200': jsonResponse('The endpoint, enabled.', {
-          type: 'object',
-          properties: { endpoint: ref('WebhookEndpoint') },
-          required: ['endpoint'],
-        }),
-        ...errors(400, 401, 404, 500),
-      },
-    }),
-    WebhookEndpoints_deliveries: op({
-      summary: "The endpoint's recent deliveries, each with its event and every attempt (status code, latency, error)",
-      parameters: [versionParam, endpointId],
-      responses: {
-        '200': jsonResponse('At most 100 deliveries, newest first.', ref('WebhookDeliveryList')),
-        ...errors(400, 401, 404, 500),
-      },
-    }),
-    WebhookEndpoints_redeliver: op({
-      summary: 'Send a delivery again now, with a fresh retry schedule',
-      parameters: [versionParam, endpointId, stringParam('deliveryId', 'The delivery id, from the deliveries list.')],
-      responses: {
-        '202': jsonResponse('Queued.', { type: 'object', properties: { queued: { const: true } }, required: ['queued'] }),
-        ...errors(400, 401, 404, 500),
-      },
-    }),
-  }
+export const WEBHOOK_OPERATIONS: OperationTexts = {
+  WebhookEndpoints_create: {
+    summary: 'Register a webhook endpoint for the merchant',
+    description: `${WEBHOOKS_DESCRIPTION} The URL must be HTTPS on a public address (the logo fetch's guard); the signing secret is in this answer only.`,
+    responses: { 201: 'Endpoint created, with its signing secret.' },
+  },
+  WebhookEndpoints_list: {
+    summary: "List the merchant's webhook endpoints",
+    responses: { 200: 'The endpoints, newest first.' },
+  },
+  WebhookEndpoints_delete: {
+    summary: 'Delete a webhook endpoint; its pending deliveries are dropped',
+    parameters: [endpointId],
+    responses: { 204: 'Deleted.' },
+  },
+  WebhookEndpoints_rotateSecret: {
+    summary: 'Replace the signing secret; the old one keeps signing for 24 hours',
+    parameters: [endpointId],
+    responses: { 200: 'The endpoint and its new secret.' },
+  },
+  WebhookEndpoints_enable: {
+    summary: 'Enable an endpoint Till disabled after its deliveries kept failing',
+    parameters: [endpointId],
+    responses: { 200: 'The endpoint, enabled.' },
+  },
+  WebhookEndpoints_deliveries: {
+    summary: "The endpoint's recent deliveries, each with its event and every attempt (status code, latency, error)",
+    parameters: [endpointId],
+    responses: { 200: 'At most 100 deliveries, newest first.' },
+  },
+  WebhookEndpoints_redeliver: {
+    summary: 'Send a delivery again now, with a fresh retry schedule',
+    parameters: [endpointId, stringParam('deliveryId', 'The delivery id, from the deliveries list.')],
+    responses: { 202: 'Queued.' },
+  },
 }

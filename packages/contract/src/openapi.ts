@@ -2,12 +2,12 @@ import { buildComponents, type Json, ref } from './openapi-components.ts'
 import { API_KEY_HEADER, API_VERSION_HEADER, APP_ID_HEADER, CLIENT_ID_HEADER, MERCHANT_ID_HEADER } from './headers.ts'
 import { API_VERSIONS, DEFAULT_API_VERSION } from './versions.ts'
 
-import { listingOperations } from './openapi-listing.ts'
-import { merchantOperations } from './openapi-merchants.ts'
-import { jsonResponse } from './openapi-parts.ts'
-import { paymentOperations } from './openapi-payments.ts'
-import { sandboxOperations } from './openapi-sandbox.ts'
-import { webhookPaths } from './openapi-webhooks.ts'
+import { LISTING_OPERATIONS } from './openapi-listing.ts'
+import { MERCHANT_OPERATIONS } from './openapi-merchants.ts'
+import { describeOperation, jsonResponse, type OperationText, type OperationTexts } from './openapi-parts.ts'
+import { PAYMENT_OPERATIONS } from './openapi-payments.ts'
+import { SANDBOX_OPERATIONS } from './openapi-sandbox.ts'
+import { WEBHOOK_OPERATIONS } from './openapi-webhooks.ts'
 import { type OperationId, OPERATIONS } from './operations.ts'
 
 export { COMPONENT_SCHEMAS } from './openapi-components.ts'
@@ -35,29 +35,26 @@ const retryAfterHeader: Json = {
 
 export type OpenApiOptions = { serverUrl?: string; sandbox?: boolean }
 
-/** Each operation's description at its path and method, as the operations table places them. */
-function pathsOf(operations: Partial<Record<OperationId, Json>>): Record<string, Json> {
+/** Each operation's entry at its path and method, as the operations table places and describes them. */
+function pathsOf(texts: OperationTexts, input: (schemaId: string) => Json): Record<string, Json> {
   const paths: Record<string, Record<string, Json>> = {}
-  for (const [id, operation] of Object.entries(operations) as [OperationId, Json][]) {
+  for (const [id, text] of Object.entries(texts) as [OperationId, OperationText][]) {
     const { method, path } = OPERATIONS[id]
-    paths[path] = { ...paths[path], [method.toLowerCase()]: { operationId: id, ...operation } }
+    paths[path] = { ...paths[path], [method.toLowerCase()]: { operationId: id, ...describeOperation(id, text, input) } }
   }
   return paths
 }
 
 export function createOpenApiDocument(options: OpenApiOptions = {}): Record<string, unknown> {
   const { schemas, inputId } = buildComponents()
-  const input = (id: string): Json => ref(inputId(id))
-  const merchantAuth = [{ ApiKey: [], MerchantId: [] }]
-
-  const context = { input, merchantAuth }
-  const paths = pathsOf({
-    ...listingOperations(context),
-    ...paymentOperations(context),
-    ...merchantOperations(context),
-    ...webhookPaths(merchantAuth),
-    ...(options.sandbox === true ? sandboxOperations(context) : {}),
-  })
+  const texts = {
+    ...LISTING_OPERATIONS,
+    ...PAYMENT_OPERATIONS,
+    ...MERCHANT_OPERATIONS,
+    ...WEBHOOK_OPERATIONS,
+    ...(options.sandbox === true ? SANDBOX_OPERATIONS : {}),
+  }
+  const paths = pathsOf(texts, (id) => ref(inputId(id)))
 
   const document = {
     openapi: '3.1.0',

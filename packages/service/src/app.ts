@@ -7,6 +7,7 @@ import { authenticator } from './http/auth.ts'
 import { authenticateRequest } from './http/context.ts'
 import { rateLimiter } from './http/rate-limit.ts'
 import { metaRoutes } from './http/meta-routes.ts'
+import { bindOperations } from './http/operations.ts'
 import { httpServer } from './http/server.ts'
 import { recordServedOperations } from './http/served-operations.ts'
 import { listingArea } from './listing/area.ts'
@@ -55,6 +56,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
     authFailuresPerAddress: rateLimiter({ ...apiLimits.authFailuresPerAddress, clock }),
   }
   await app.register(async (v1) => {
+    bindOperations(v1)
     v1.addHook('onRequest', authenticateRequest(ctx.auth, limiters))
     for (const area of areas) area.v1(v1)
   })

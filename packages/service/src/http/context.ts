@@ -2,6 +2,7 @@ import { API_VERSION_HEADER, MerchantId, type ApiVersion } from '@till/contract'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { ApiError } from '../errors.ts'
 import type { Authenticator, Principal } from './auth.ts'
+import { accepts, operationsAccepting } from './operations.ts'
 import { enforceRateLimit, refuseIfLimited, type RateLimiter } from './rate-limit.ts'
 import { resolveApiVersion } from './versioning.ts'
 
@@ -25,9 +26,11 @@ export type ApiLimiters = {
 }
 
 const FAILED_AUTH = 'with a missing or invalid API key from this address'
+const WALLET_OPERATIONS = operationsAccepting('walletApp')
 
 /**
- * The onRequest hook of every /v1 route: who is calling (section 5), within which limits, then which
+ * The onRequest hook of every /v1 route: who is calling (section 5), in the ways its operation accepts
+ * (@till/contract's OPERATIONS, bound to the route by bindOperations), within which limits, then which
  * version they get (section 9). It runs before the body is read, so an unauthenticated request costs no
  * parsing. An address that has used up its failed authentications is refused before its key is even
  * looked up, unless the key names one this process already knows: clients with good keys sharing that
@@ -35,7 +38,7 @@ const FAILED_AUTH = 'with a missing or invalid API key from this address'
  */
 export function authenticateRequest(auth: Authenticator, limits: ApiLimiters) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
-    const authorization = request.routeOptions.config.bearerAuth ? header(request, 'Authorization') : undefined
+    const authorization = accepts(request, 'bearer') ? header(request, 'Authorization') : undefined
     const rawKey = header(request, 'Api-Key') ?? (authorization === undefined ? undefined : bearerToken(authorization))
     const appId = header(request, 'App-Id')
     const asWallet = rawKey === undefined && appId !== undefined
@@ -49,10 +52,10 @@ export function authenticateRequest(auth: Authenticator, limits: ApiLimiters) {
           'Authorization must use the Bearer scheme: `Authorization: Bearer <API key>`, or send the Api-Key header.',
         )
       }
-      if (asWallet && !request.routeOptions.config.walletAuth) {
+      if (asWallet && !accepts(request, 'walletApp')) {
         throw new ApiError(
           'missing_api_key',
-          'This operation needs the Api-Key header; App-Id and Client-Id are accepted by GET /v1/payments only.',
+          `This operation needs the Api-Key header; App-Id and Client-Id are accepted by ${WALLET_OPERATIONS} only.`,
         )
       }
       principal = asWallet ? await auth.authenticateWallet(appId, header(request, 'Client-Id')) : await auth.authenticate(rawKey)

@@ -5,16 +5,6 @@ import type { PaymentListing } from './service.ts'
 import type { Authenticator } from '../http/auth.ts'
 import { principalOf, requireMerchant } from '../http/context.ts'
 
-/** Routes that also take the public App-Id + Client-Id credentials (spec 5, rule 1). */
-export const WALLET_AUTH = { walletAuth: true } as const
-
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    /** The route accepts App-Id + Client-Id as well as Api-Key. */
-    walletAuth?: boolean
-  }
-}
-
 function versionOf(request: FastifyRequest) {
   if (!request.apiVersion) throw new Error('route is missing the authentication hook')
   return request.apiVersion
@@ -22,7 +12,8 @@ function versionOf(request: FastifyRequest) {
 
 /** The partner listing (spec 4.1) and its merchant-scoped view. */
 export function paymentListingRoutes(app: FastifyInstance, deps: { auth: Authenticator; listing: PaymentListing }) {
-  app.get(routePath('PartnerPayments_list'), { config: WALLET_AUTH }, async (request) => {
+  // Also for a wallet app's client (App-Id + Client-Id), as the operations table allows: it sees what it paid.
+  app.get(routePath('PartnerPayments_list'), async (request) => {
     const principal = principalOf(request)
     const scope: ListingScope = principal.wallet
       ? { kind: 'wallet', partnerId: principal.partnerId, ...principal.wallet }
