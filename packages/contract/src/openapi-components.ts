@@ -1,31 +1,17 @@
 import { z } from 'zod'
-import { BridgeMessage } from './bridge.ts'
 import { Caip10, Caip19, Caip2, TokenUnit } from './caip.ts'
 import { ErrorBody, ErrorCodeSchema, ErrorIssue } from './errors.ts'
-import { LateTransfer, LateTransferList } from './late-transfers.ts'
 import {
   Buyer,
   DateTime,
   Fees,
   MerchantSummary,
   Payment,
-  PaymentListResponse,
-  PaymentListStats,
-  RevenueTotal,
   SettledSettlement,
   Settlement,
   Transaction,
   UnsettledSettlement,
 } from './listing.ts'
-import {
-  CreateMerchantRequest,
-  LogoUrl,
-  Merchant,
-  MerchantId,
-  MerchantResponse,
-  MerchantStatus,
-  UpdateMerchantRequest,
-} from './merchant.ts'
 import {
   Amount,
   AmountDisplay,
@@ -37,36 +23,18 @@ import {
   TokenAmount,
   TokenAmountDisplay,
 } from './money.ts'
-import {
-  CheckoutConfig,
-  CreatePaymentRequest,
-  CreatePaymentResponse,
-  MerchantPaymentStatusResponse,
-  PaymentIdParam,
-  PaymentStatusResponse,
-  ReferenceId,
-} from './payment.ts'
-import { SimulateOutcome, SimulatePaymentRequest } from './sandbox.ts'
+import { PaymentIdParam } from './payment.ts'
 import { ListingPaymentStatus, MerchantPaymentStatus } from './status.ts'
 import { ApiVersion } from './versions.ts'
-import { AppId, PayingWallet, WalletClientId } from './wallet-app.ts'
-import {
-  CreateWebhookEndpointRequest,
-  WebhookAttempt,
-  WebhookDelivery,
-  WebhookDeliveryList,
-  WebhookEndpoint,
-  WebhookEndpointList,
-  WebhookEndpointStatus,
-  WebhookEndpointWithSecret,
-  WebhookEvent,
-  WebhookEventType,
-} from './webhooks.ts'
 
 export type Json = Record<string, unknown>
 
-/** Every schema that becomes a component; each carries `.meta({ id })`. */
-export const COMPONENT_SCHEMAS: readonly z.ZodType[] = [
+/**
+ * The components no one area owns: the vocabulary (money, chain ids, versions, statuses, errors) and what
+ * several areas answer. Each area's module lists its own (`LISTING_COMPONENTS` in openapi-listing.ts, …);
+ * openapi.ts assembles them all into COMPONENT_SCHEMAS. Each schema carries `.meta({ id })`.
+ */
+export const SHARED_COMPONENTS: readonly z.ZodType[] = [
   // money and chain ids
   MinorUnits,
   PositiveMinorUnits,
@@ -88,15 +56,9 @@ export const COMPONENT_SCHEMAS: readonly z.ZodType[] = [
   ErrorCodeSchema,
   ErrorIssue,
   ErrorBody,
-  // merchant checkout API
-  CheckoutConfig,
-  ReferenceId,
-  CreatePaymentRequest,
-  CreatePaymentResponse,
-  MerchantPaymentStatusResponse,
-  PaymentStatusResponse,
+  // the payment path parameter: the merchant checkout API's and the sandbox's
   PaymentIdParam,
-  // partner listing
+  // a payment as the listing, the webhook events and the sandbox answer it
   DateTime,
   MerchantSummary,
   Buyer,
@@ -106,36 +68,6 @@ export const COMPONENT_SCHEMAS: readonly z.ZodType[] = [
   SettledSettlement,
   Settlement,
   Payment,
-  RevenueTotal,
-  PaymentListStats,
-  PaymentListResponse,
-  // merchants, WebView bridge, sandbox
-  MerchantStatus,
-  MerchantId,
-  LogoUrl,
-  CreateMerchantRequest,
-  UpdateMerchantRequest,
-  Merchant,
-  MerchantResponse,
-  LateTransfer,
-  LateTransferList,
-  BridgeMessage,
-  SimulateOutcome,
-  AppId,
-  WalletClientId,
-  PayingWallet,
-  SimulatePaymentRequest,
-  // webhooks (an extension: spec section 6 leaves them "not shown")
-  WebhookEventType,
-  WebhookEvent,
-  CreateWebhookEndpointRequest,
-  WebhookEndpointStatus,
-  WebhookEndpoint,
-  WebhookEndpointWithSecret,
-  WebhookEndpointList,
-  WebhookAttempt,
-  WebhookDelivery,
-  WebhookDeliveryList,
 ]
 
 export const ref = (id: string): Json => ({ $ref: `#/components/schemas/${id}` })
@@ -146,9 +78,9 @@ function componentId(schema: z.ZodType): string {
   return id
 }
 
-function emit(io: 'input' | 'output', rename: (id: string) => string): Record<string, Json> {
+function emit(components: readonly z.ZodType[], io: 'input' | 'output', rename: (id: string) => string): Record<string, Json> {
   const registry = z.registry<{ id: string }>()
-  for (const schema of COMPONENT_SCHEMAS) registry.add(schema, { id: componentId(schema) })
+  for (const schema of components) registry.add(schema, { id: componentId(schema) })
   const { schemas } = z.toJSONSchema(registry, {
     io,
     target: 'draft-2020-12',
@@ -160,7 +92,7 @@ function emit(io: 'input' | 'output', rename: (id: string) => string): Record<st
       if (def.type === 'object' && def.catchall === undefined) delete jsonSchema.additionalProperties
     },
   })
-  if ('__shared' in schemas) throw new Error('a schema with an id is missing from COMPONENT_SCHEMAS')
+  if ('__shared' in schemas) throw new Error("a schema with an id is missing from COMPONENT_SCHEMAS: add it to its area's list")
   const out: Record<string, Json> = {}
   for (const [id, schema] of Object.entries(schemas)) {
     // Component schemas are embedded, not standalone documents.
@@ -171,15 +103,16 @@ function emit(io: 'input' | 'output', rename: (id: string) => string): Record<st
 }
 
 /**
+ * The components of the given schemas (COMPONENT_SCHEMAS, which openapi.ts assembles from the lists).
  * Requests are described as clients send them (`io: input`) and responses as the server sends them.
  * Where the two differ for one schema, the input side becomes `<Id>Input`.
  */
-export function buildComponents(): { schemas: Record<string, Json>; inputId: (id: string) => string } {
-  const output = emit('output', (id) => id)
-  const plainInput = emit('input', (id) => id)
+export function buildComponents(components: readonly z.ZodType[]): { schemas: Record<string, Json>; inputId: (id: string) => string } {
+  const output = emit(components, 'output', (id) => id)
+  const plainInput = emit(components, 'input', (id) => id)
   const differs = new Set(Object.keys(output).filter((id) => JSON.stringify(output[id]) !== JSON.stringify(plainInput[id])))
   const inputId = (id: string): string => (differs.has(id) ? `${id}Input` : id)
-  const input = emit('input', inputId)
+  const input = emit(components, 'input', inputId)
   const schemas: Record<string, Json> = { ...output }
   for (const id of differs) {
     const schema = input[id]

@@ -1,8 +1,13 @@
 // The listing's operations (spec 4.1): the partner's payments and one merchant's, with filters and statistics.
+import type { z } from 'zod'
 import { CAIP2_PATTERN } from './caip.ts'
+import { PaymentListResponse, PaymentListStats, RevenueTotal } from './listing.ts'
 import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, REFERENCE_ID_FILTER_PATTERN } from './listing-query.ts'
 import { type Json, ref } from './openapi-components.ts'
 import type { OperationTexts } from './openapi-parts.ts'
+
+/** A page of payments and its statistics; the payments themselves are shared (openapi-components.ts). */
+export const LISTING_COMPONENTS: readonly z.ZodType[] = [RevenueTotal, PaymentListStats, PaymentListResponse]
 
 function listQueryParameters(options: { merchantFilter: boolean } = { merchantFilter: true }): Json[] {
   const query = (name: string, schema: Json, description: string, extra: Json = {}): Json => ({

@@ -1,6 +1,29 @@
 // The merchants' operations (spec 4.5, 4.6): create, update with a logo, and the late transfers to refund.
+import type { z } from 'zod'
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER } from './headers.ts'
+import { LateTransfer, LateTransferList } from './late-transfers.ts'
+import {
+  CreateMerchantRequest,
+  LogoUrl,
+  Merchant,
+  MerchantId,
+  MerchantResponse,
+  MerchantStatus,
+  UpdateMerchantRequest,
+} from './merchant.ts'
 import { type OperationTexts, pathParam } from './openapi-parts.ts'
+
+export const MERCHANT_COMPONENTS: readonly z.ZodType[] = [
+  MerchantStatus,
+  MerchantId,
+  LogoUrl,
+  CreateMerchantRequest,
+  UpdateMerchantRequest,
+  Merchant,
+  MerchantResponse,
+  LateTransfer,
+  LateTransferList,
+]
 
 const IDEMPOTENCY_DESCRIPTION =
   'Idempotency-Key is required (400 missing_idempotency_key without it, 400 invalid_idempotency_key when it is empty or ' +

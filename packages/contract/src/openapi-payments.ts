@@ -1,6 +1,28 @@
 // The merchant checkout API's operations (spec 4.2–4.4): create a payment and read its status.
+import type { z } from 'zod'
+import { BridgeMessage } from './bridge.ts'
 import { IDEMPOTENT_REPLAYED_HEADER } from './headers.ts'
 import { type OperationTexts, pathParam } from './openapi-parts.ts'
+import {
+  CheckoutConfig,
+  CreatePaymentRequest,
+  CreatePaymentResponse,
+  MerchantPaymentStatusResponse,
+  PaymentStatusResponse,
+  ReferenceId,
+} from './payment.ts'
+
+export const PAYMENT_COMPONENTS: readonly z.ZodType[] = [
+  CheckoutConfig,
+  ReferenceId,
+  CreatePaymentRequest,
+  CreatePaymentResponse,
+  MerchantPaymentStatusResponse,
+  PaymentStatusResponse,
+  // No operation answers it: the checkout page posts it to the host app's WebView (spec 4.8), which then
+  // reads the payment's status.
+  BridgeMessage,
+]
 
 export const PAYMENT_OPERATIONS: OperationTexts = {
   MerchantPayment_create: {

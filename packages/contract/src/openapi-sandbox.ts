@@ -1,5 +1,11 @@
 // The sandbox's own operations, documented only in sandbox mode: move a payment along its lifecycle by hand.
+import type { z } from 'zod'
 import { type OperationTexts, pathParam } from './openapi-parts.ts'
+import { SimulateOutcome, SimulatePaymentRequest } from './sandbox.ts'
+import { AppId, PayingWallet, WalletClientId } from './wallet-app.ts'
+
+/** The simulate request, with the wallet app and client it may name as the payer. */
+export const SANDBOX_COMPONENTS: readonly z.ZodType[] = [SimulateOutcome, AppId, WalletClientId, PayingWallet, SimulatePaymentRequest]
 
 // Each acts on one payment.
 const onPayment = [pathParam('paymentId', 'PaymentId', 'Payment identifier.')]

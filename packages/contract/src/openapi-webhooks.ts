@@ -1,7 +1,33 @@
 // The webhook endpoints' operations: a documented extension of the spec (section 6 leaves webhooks "not shown").
+import type { z } from 'zod'
 import type { Json } from './openapi-components.ts'
 import type { OperationTexts } from './openapi-parts.ts'
-import { WEBHOOK_RETRY_SCHEDULE_SECONDS } from './webhooks.ts'
+import {
+  CreateWebhookEndpointRequest,
+  WEBHOOK_RETRY_SCHEDULE_SECONDS,
+  WebhookAttempt,
+  WebhookDelivery,
+  WebhookDeliveryList,
+  WebhookEndpoint,
+  WebhookEndpointList,
+  WebhookEndpointStatus,
+  WebhookEndpointWithSecret,
+  WebhookEvent,
+  WebhookEventType,
+} from './webhooks.ts'
+
+export const WEBHOOK_COMPONENTS: readonly z.ZodType[] = [
+  WebhookEventType,
+  WebhookEvent,
+  CreateWebhookEndpointRequest,
+  WebhookEndpointStatus,
+  WebhookEndpoint,
+  WebhookEndpointWithSecret,
+  WebhookEndpointList,
+  WebhookAttempt,
+  WebhookDelivery,
+  WebhookDeliveryList,
+]
 
 const stringParam = (name: string, description: string): Json => ({
   name,

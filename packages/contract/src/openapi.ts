@@ -1,16 +1,28 @@
-import { buildComponents, type Json, ref } from './openapi-components.ts'
+import type { z } from 'zod'
+import { buildComponents, type Json, ref, SHARED_COMPONENTS } from './openapi-components.ts'
 import { API_KEY_HEADER, API_VERSION_HEADER, APP_ID_HEADER, CLIENT_ID_HEADER, MERCHANT_ID_HEADER } from './headers.ts'
 import { API_VERSIONS, DEFAULT_API_VERSION } from './versions.ts'
 
-import { LISTING_OPERATIONS } from './openapi-listing.ts'
-import { MERCHANT_OPERATIONS } from './openapi-merchants.ts'
+import { LISTING_COMPONENTS, LISTING_OPERATIONS } from './openapi-listing.ts'
+import { MERCHANT_COMPONENTS, MERCHANT_OPERATIONS } from './openapi-merchants.ts'
 import { describeOperation, jsonResponse, type OperationText, type OperationTexts } from './openapi-parts.ts'
-import { PAYMENT_OPERATIONS } from './openapi-payments.ts'
-import { SANDBOX_OPERATIONS } from './openapi-sandbox.ts'
-import { WEBHOOK_OPERATIONS } from './openapi-webhooks.ts'
+import { PAYMENT_COMPONENTS, PAYMENT_OPERATIONS } from './openapi-payments.ts'
+import { SANDBOX_COMPONENTS, SANDBOX_OPERATIONS } from './openapi-sandbox.ts'
+import { WEBHOOK_COMPONENTS, WEBHOOK_OPERATIONS } from './openapi-webhooks.ts'
 import { type OperationId, OPERATIONS } from './operations.ts'
 
-export { COMPONENT_SCHEMAS } from './openapi-components.ts'
+/**
+ * Every schema that becomes a component: the shared ones and each area's. The sandbox's are described in the
+ * live document too, as they always were; only its operations are left out.
+ */
+export const COMPONENT_SCHEMAS: readonly z.ZodType[] = [
+  ...SHARED_COMPONENTS,
+  ...PAYMENT_COMPONENTS,
+  ...LISTING_COMPONENTS,
+  ...MERCHANT_COMPONENTS,
+  ...SANDBOX_COMPONENTS,
+  ...WEBHOOK_COMPONENTS,
+]
 
 const versionHeader: Json = {
   description: 'API version resolved for this request.',
@@ -46,7 +58,7 @@ function pathsOf(texts: OperationTexts, input: (schemaId: string) => Json): Reco
 }
 
 export function createOpenApiDocument(options: OpenApiOptions = {}): Record<string, unknown> {
-  const { schemas, inputId } = buildComponents()
+  const { schemas, inputId } = buildComponents(COMPONENT_SCHEMAS)
   const texts = {
     ...LISTING_OPERATIONS,
     ...PAYMENT_OPERATIONS,
