@@ -169,12 +169,11 @@ export const OPERATIONS = {
     errors: [400, 401, 404, 500],
     responses: { 202: QUEUED },
   },
-  // The document has named Api-Key alone for the sandbox since it was written, while the routes also want
-  // Merchant-Id (service sandbox/routes.ts); changing either is an API change, for the pin's review.
+  // Each acts on one of the merchant's payments, as the sandbox routes always required (requireMerchant).
   Sandbox_simulate: {
     method: 'POST',
     path: '/v1/sandbox/payments/{paymentId}/simulate',
-    auth: PARTNER,
+    auth: MERCHANT,
     errors: [400, 401, 404, 409, 500],
     request: 'SimulatePaymentRequest',
     responses: { 200: 'Payment' },
@@ -182,14 +181,14 @@ export const OPERATIONS = {
   Sandbox_confirm: {
     method: 'POST',
     path: '/v1/sandbox/payments/{paymentId}/confirm',
-    auth: PARTNER,
+    auth: MERCHANT,
     errors: [401, 404, 409, 500],
     responses: { 200: 'Payment' },
   },
   Sandbox_reachDeadline: {
     method: 'POST',
     path: '/v1/sandbox/payments/{paymentId}/reach-deadline',
-    auth: PARTNER,
+    auth: MERCHANT,
     errors: [401, 404, 409, 500],
     responses: { 200: 'Payment' },
   },

@@ -16,10 +16,6 @@ beforeEach(async () => {
   wallet = { 'app-id': app.id, 'client-id': 'client-a' }
 })
 
-// The document names Api-Key alone for these, but the routes also want Merchant-Id (sandbox/routes.ts):
-// pinned here so that changing one side alone fails; agreeing is an API change, for openapi.pin.json's review.
-const SANDBOX_WANTS_MERCHANT_ID: readonly OperationId[] = ['Sandbox_simulate', 'Sandbox_confirm', 'Sandbox_reachDeadline']
-
 function call(id: OperationId, headers: Record<string, string>) {
   const { method, path } = operation(id)
   const url = path.replaceAll(/\{\w+\}/g, 'pay_00000000000000000000000000000000')
@@ -52,6 +48,6 @@ describe.each(Object.keys(OPERATIONS) as OperationId[])('%s', (id) => {
   it(`${auth.includes('merchantKey') ? 'wants' : 'does without'} Merchant-Id, as the table says`, async () => {
     const response = await call(id, { 'api-key': account.apiKey })
     const wantsMerchantId = errorOf(response)?.issues?.some((issue) => issue.field === 'Merchant-Id') ?? false
-    expect(wantsMerchantId, response.body).toBe(auth.includes('merchantKey') || SANDBOX_WANTS_MERCHANT_ID.includes(id))
+    expect(wantsMerchantId, response.body).toBe(auth.includes('merchantKey'))
   })
 })
