@@ -1,8 +1,13 @@
 import { createHash } from 'node:crypto'
+import { readFile } from 'node:fs/promises'
 import { basename } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
-import { build, type Metafile, type OutputFile, stop } from 'esbuild'
+import { build, type Metafile, type OutputFile, type Plugin, stop } from 'esbuild'
+// The elements' template minifier, shared rather than copied: what it removes, and so what a template may
+// rely on, is written there (minify-markup.ts).
+import { minifyTemplates } from '../elements/minify-templates.ts'
+import { privateNames } from './mangle.ts'
 
 export type CheckoutAsset = {
   /** Content-addressed, so it can be cached for good: `checkout.<hash>.js`. */
@@ -16,14 +21,32 @@ export type CheckoutAssets = {
   /** The page's critical path: the one script and the one stylesheet its HTML links. */
   script: CheckoutAsset
   style: CheckoutAsset
-  /** Loaded later by the script itself: the wallet code, once the buyer picks a browser wallet. */
+  /**
+   * Loaded later by the script itself: the wallet code, once the buyer picks a browser wallet, and the
+   * rest of the processing and final screens, once the buyer pays or the payment moves on.
+   */
   lazy: CheckoutAsset[]
 }
 
 const JS = 'text/javascript; charset=utf-8'
 const OUT_DIR = fileURLToPath(new URL('./dist-memory/', import.meta.url))
 
-const entry = (name: string) => fileURLToPath(new URL(`./src/${name}`, import.meta.url))
+const SOURCES = fileURLToPath(new URL('./src/', import.meta.url))
+const entry = (name: string) => `${SOURCES}${name}`
+
+/**
+ * The page's `html` templates are laid out to be read; esbuild leaves template literals as written, so
+ * their layout would go to every buyer. lit-html's own sources are minified already.
+ */
+const minifyTemplatesPlugin: Plugin = {
+  name: 'checkout-minify-templates',
+  setup(builder) {
+    builder.onLoad({ filter: /\.ts$/ }, async (args) => {
+      if (!args.path.startsWith(SOURCES)) return undefined
+      return { contents: minifyTemplates(await readFile(args.path, 'utf8'), basename(args.path)).code, loader: 'ts' }
+    })
+  },
+}
 
 function asset(fileName: string, contentType: string, text: string): CheckoutAsset {
   const body = Buffer.from(text)
@@ -64,13 +87,17 @@ export async function buildCheckoutAssets(): Promise<CheckoutAssets> {
       // Nothing is written; the directory only makes the chunks' names relative to the script's own URL.
       outdir: OUT_DIR,
       entryNames: 'checkout',
-      // esbuild's content hash names each chunk, and the script imports it by that name: cacheable for good.
-      chunkNames: 'wallet.[hash]',
+      // Each lazy chunk is named for its entry (browser-path, outcome) and esbuild's content hash, and the
+      // script imports it by that name: cacheable for good.
+      chunkNames: '[name].[hash]',
       metafile: true,
       target: ['es2022', 'chrome109', 'firefox115', 'safari16'],
       write: false,
       legalComments: 'none',
       charset: 'utf8',
+      plugins: [minifyTemplatesPlugin],
+      // The script's private names (mangle.ts), shortened as its local names are.
+      mangleProps: privateNames,
     }),
     build({ entryPoints: [entry('checkout.css')], bundle: true, minify: true, write: false, charset: 'utf8' }),
   ])

@@ -38,8 +38,8 @@ export function gateway(input: { paymentId: string; token: string; base?: string
           Accept: 'application/json',
           ...(init.body === undefined ? {} : { 'Content-Type': 'application/json' }),
         },
-        ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
-        ...(init.signal ? { signal: init.signal } : {}),
+        body: init.body === undefined ? null : JSON.stringify(init.body),
+        signal: init.signal ?? null,
         credentials: 'omit',
         cache: 'no-store',
       })
@@ -51,16 +51,13 @@ export function gateway(input: { paymentId: string; token: string; base?: string
     if (!response.ok) {
       const error = (body ?? {}) as Partial<ErrorBody>
       const { details, issues } = error
-      throw new GatewayError(response.status, error.code ?? 'unknown', error.message ?? response.statusText, {
-        ...(details ? { details } : {}),
-        ...(issues ? { issues } : {}),
-      })
+      throw new GatewayError(response.status, error.code ?? 'unknown', error.message ?? response.statusText, { details, issues })
     }
     return body as T
   }
 
   return {
-    options: (signal?: AbortSignal) => call<PaymentOptionsResponse>('/options', signal ? { signal } : {}),
+    options: (signal?: AbortSignal) => call<PaymentOptionsResponse>('/options', { signal }),
     confirm: (request: CheckoutConfirmRequest) => call<CheckoutStatus>('/confirm', { method: 'POST', body: request }),
     expire: () => call<CheckoutStatus>('/expire', { method: 'POST', body: {} }),
     /** A local chain's dev wallet: Till answers its EIP-1193 requests (sandbox configurations only). */

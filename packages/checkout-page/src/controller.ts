@@ -1,5 +1,6 @@
-import type { CheckoutSession, CheckoutStatus, CheckoutWallet, PaymentOption, SandboxWalletId } from '@till/contract'
+import type { CheckoutStatus, CheckoutWallet, PaymentOption, SandboxWalletId } from '@till/contract'
 import { GatewayError, type Gateway } from './api.ts'
+import type { PageSession } from './bootstrap.ts'
 import { postBridgeMessage } from './bridge.ts'
 import { followStatus } from './follow.ts'
 import { clockOffset, isFinalView, newer, viewKey, type ChooseStep, type Model, type Notice, type Step, type ViewKey } from './model.ts'
@@ -18,7 +19,7 @@ export type Screen = {
 
 export type ControllerDeps = {
   screen: Screen
-  session: CheckoutSession
+  session: PageSession
   api: Gateway
   t: Strings
   /** Where the page goes when the countdown ends; `location.replace` in the browser. */
@@ -48,6 +49,7 @@ export class CheckoutController {
   #stopDiscovery = () => {}
   /** The wallet chunk's path for the browser wallet the buyer picked last. */
   #browser: BrowserPath | null = null
+  #outcomeLoad: Promise<void> | null = null
 
   readonly #deps: ControllerDeps
 
@@ -63,6 +65,7 @@ export class CheckoutController {
       browserWallets: [],
       redirectAt: null,
       now,
+      outcome: null,
     }
   }
 
@@ -104,6 +107,7 @@ export class CheckoutController {
     const changed = key !== this.#shown
     const first = this.#shown === null
     this.#shown = key
+    if (key === 'processing' || isFinalView(key)) this.#loadOutcome()
     // Focus follows the screen, but not on first load: the buyer starts at the top, with the amount.
     screen.show(this.#model, this.#actions, focus && changed && !first)
     const text = changed ? announcement(this.#model, key, t) : ''
@@ -124,7 +128,7 @@ export class CheckoutController {
     this.#ended = true
     this.dispose()
     const key = viewKey(this.#model)
-    if (isFinalView(key)) postBridgeMessage(key === 'succeeded', this.#deps.t.final[key].heading)
+    if (isFinalView(key)) postBridgeMessage(key === 'succeeded', this.#deps.t.finalHeading[key])
     const redirect = this.#model.status.redirect
     if (!redirect) return
     const start = Date.now()
@@ -146,6 +150,7 @@ export class CheckoutController {
   }
 
   async #loadOptions(wallet: CheckoutWallet, address: string) {
+    this.#loadOutcome()
     this.#stepAbort?.abort()
     const abort = new AbortController()
     this.#stepAbort = abort
@@ -164,6 +169,19 @@ export class CheckoutController {
         notice: error instanceof GatewayError && error.status === 429 ? { kind: 'rateLimited' } : { kind: 'optionsFailed' },
       })
     }
+  }
+
+  /**
+   * Loads the outcome chunk (the rest of the processing and final screens, the words of a failed step's
+   * notice), once: when the buyer picks a wallet or acts, so that it is there by the time it is needed, or
+   * when such a screen is shown first. Until then, or if it fails to load, those screens show their
+   * headings and a notice its generic words; the redirect does not wait for it.
+   */
+  #loadOutcome() {
+    this.#outcomeLoad ??= import('./outcome.ts').then(
+      ({ outcomeScreens }) => this.#update({ outcome: outcomeScreens(viewKit, this.#deps.t) }, false),
+      () => {},
+    )
   }
 
   /** Loads the wallet code only now that the buyer picked a browser wallet, then asks it for an account. */
@@ -236,6 +254,7 @@ export class CheckoutController {
     pay: () => {
       const step = this.#model.step
       if (step.name !== 'choose' || step.options.state !== 'ready') return
+      this.#loadOutcome()
       const { options, selected } = step.options
       const option = options.find((candidate) => candidate.id === selected)
       if (!option) return
@@ -244,6 +263,7 @@ export class CheckoutController {
       else if (walletId !== 'sandbox_mobile') void this.#paySandbox(step, walletId, option)
     },
     expireNow: async () => {
+      this.#loadOutcome()
       try {
         this.#apply(await this.#deps.api.expire())
       } catch (error) {

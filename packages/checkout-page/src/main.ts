@@ -1,15 +1,12 @@
-import type { CheckoutSession } from '@till/contract'
 import { render } from 'lit-html'
 import { gateway } from './api.ts'
+import type { Bootstrap } from './bootstrap.ts'
 import { CheckoutController, type Screen } from './controller.ts'
 import { en } from './strings.ts'
 import { view } from './view.ts'
 import { wait } from './wait.ts'
 import { devWallet } from './wallets/dev-wallet.ts'
 import { discoverWallets } from './wallets/discovery.ts'
-
-/** What the service embeds in the page as JSON (never as script: the CSP allows none inline). */
-type Bootstrap = { token: string; session: CheckoutSession }
 
 function randomAddress(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(20))

@@ -1,6 +1,7 @@
-import type { CheckoutSession, CheckoutStatus, CheckoutWallet, PaymentOption } from '@till/contract'
+import type { CheckoutStatus, CheckoutWallet, PaymentOption } from '@till/contract'
 import { type FinalStatus, isFinalStatus, type MerchantPaymentStatus, STATUS_PROGRESS, TRANSITIONS } from '@till/contract/statuses'
 import type { TemplateResult } from 'lit-html'
+import type { PageSession } from './bootstrap.ts'
 import type { Strings } from './strings.ts'
 import type { AnnouncedWallet } from './wallets/discovery.ts'
 
@@ -27,14 +28,20 @@ export type Step =
 
 export type ChooseStep = Extract<Step, { name: 'choose' }>
 
+/**
+ * What went wrong once the buyer picked a wallet: its words come with the outcome chunk, which the page
+ * fetches at that moment (outcome.ts), and the page says `errors.unknown` until they are there.
+ */
+export type LaterNotice = 'optionsFailed' | 'rateLimited' | 'conflict'
+
 export type Notice =
-  | { kind: 'optionsFailed' }
+  | { kind: LaterNotice }
   | { kind: keyof Strings['errors'] }
   /** What the wallet chunk reports, in its own words. */
   | { kind: 'wallet'; text: string }
 
 export type Model = {
-  session: CheckoutSession
+  session: PageSession
   status: CheckoutStatus
   /** Server clock minus page clock, so deadlines are counted on the server's time. */
   clockOffsetMs: number
@@ -46,6 +53,15 @@ export type Model = {
   redirectAt: number | null
   /** Page-clock time of the last render that shows a timer. */
   now: number
+  /** What the processing and final screens show below their headings, once the outcome chunk has loaded. */
+  outcome: OutcomeScreens | null
+}
+
+/** The outcome chunk's screens (outcome.ts): its part of each screen after the payment left pending. */
+export type OutcomeScreens = {
+  processing(model: Model): TemplateResult
+  final(model: Model, status: FinalView): TemplateResult
+  notices: Record<LaterNotice, string>
 }
 
 /** The newer of two observations of the same payment; an ended payment keeps the end it was first seen with. */

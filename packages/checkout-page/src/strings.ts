@@ -2,7 +2,8 @@ import type { CheckoutWalletId, FinalStatus } from '@till/contract'
 
 /**
  * Every word the checkout page shows, server-rendered or not, in one place so a translation is one new
- * object of this shape. English first; interpolated values are already formatted for the locale.
+ * object of this shape, but for the words of the lazily loaded chunks, which ship with them (wallets/words.ts,
+ * outcome.ts). English first; interpolated values are already formatted for the locale.
  */
 export const en = {
   locale: 'en',
@@ -30,7 +31,6 @@ export const en = {
   chooseHeading: 'Choose how to pay',
   connectedAs: (wallet: string, account: string) => `Connected: ${wallet}, ${account}`,
   optionsLoading: 'Loading payment options…',
-  optionsFailed: 'The payment options could not be loaded.',
   optionsLegend: 'Token and network',
   onNetwork: (network: string) => `on ${network}`,
   rate: (rate: string) => `Rate: ${rate}`,
@@ -42,28 +42,22 @@ export const en = {
   signingBody: 'Approve the transaction in your wallet to pay.',
 
   processingHeading: 'Payment processing',
-  processingBody: 'Your transaction was sent. Waiting for the network to confirm it; you can keep this page open.',
   transaction: 'Transaction',
-  paidWith: 'Paid with',
 
-  final: {
-    succeeded: { heading: 'Payment successful', body: 'Thank you. Your payment has been received.' },
-    failed: { heading: 'Payment failed', body: 'The payment did not go through and nothing was charged.' },
-    expired: { heading: 'Payment expired', body: 'The time to pay ran out. Go back to the shop to start a new payment.' },
-  } satisfies Record<FinalStatus, { heading: string; body: string }>,
-  genericNext: 'You can close this page now.',
+  // The rest of the processing and final screens' words come with them, in the outcome chunk (outcome.ts).
+  finalHeading: {
+    succeeded: 'Payment successful',
+    failed: 'Payment failed',
+    expired: 'Payment expired',
+  } satisfies Record<FinalStatus, string>,
   returningIn: (merchant: string, seconds: number) => `Returning to ${merchant} in ${seconds} ${seconds === 1 ? 'second' : 'seconds'}.`,
-  returningNow: (merchant: string) => `Returning to ${merchant}…`,
-  redirectProgress: 'Time until you are returned to the shop',
-  returnNow: (merchant: string) => `Return to ${merchant} now`,
 
   expireNow: 'Expire now (sandbox)',
   expireNowHint: 'Ends this payment as if its time had run out.',
 
+  // The words of the notices that follow a failed step once a wallet is picked are in outcome.ts.
   errors: {
     network: 'Could not reach the payment service. Check your connection; retrying…',
-    rateLimited: 'Too many attempts. Wait a moment and try again.',
-    conflict: 'This payment has changed in the meantime; showing its current state.',
     unknown: 'Something went wrong. Try again.',
     walletLoadFailed: 'The wallet connection could not be loaded. Check your connection and try again.',
   },

@@ -1,7 +1,7 @@
-import type { CheckoutPaid, CheckoutWallet, PaymentOption } from '@till/contract'
+import type { CheckoutWallet, PaymentOption } from '@till/contract'
 import { html, nothing, type TemplateResult } from 'lit-html'
 import { formatRemaining, formatToken, shortAccount } from './format.ts'
-import { isFinalView, remainingMs, viewKey, type FinalView, type Model, type Step, type ViewKey } from './model.ts'
+import { isFinalView, remainingMs, viewKey, type FinalView, type LaterNotice, type Model, type Step, type ViewKey } from './model.ts'
 import type { Strings } from './strings.ts'
 import type { AnnouncedWallet } from './wallets/discovery.ts'
 
@@ -28,9 +28,15 @@ export function view(model: Model, t: Strings, actions: Actions): TemplateResult
   return html`${noticeView(model, t)}${body}`
 }
 
-function noticeView({ notice }: Model, t: Strings) {
+function noticeView({ notice, outcome }: Model, t: Strings) {
   if (!notice) return nothing
-  const text = notice.kind === 'wallet' ? notice.text : notice.kind === 'optionsFailed' ? t.optionsFailed : t.errors[notice.kind]
+  const { kind } = notice
+  const text =
+    kind === 'wallet'
+      ? notice.text
+      : kind in t.errors
+        ? t.errors[kind as keyof Strings['errors']]
+        : (outcome?.notices[kind as LaterNotice] ?? t.errors.unknown)
   return html`<p class="notice" role="alert">${text}</p>`
 }
 
@@ -40,7 +46,7 @@ export function announcement(model: Model, key: ViewKey, t: Strings): string {
   if (isFinalView(key)) {
     const merchant = model.session.merchant.name
     const returning = status.redirect ? ` ${t.returningIn(merchant, Math.ceil(status.redirect.countdownMs / 1000))}` : ''
-    return `${t.final[key].heading}.${returning}`
+    return `${t.finalHeading[key]}.${returning}`
   }
   if (key === 'processing') return t.processingHeading
   // Each step where the wallet asks something says so: "Check your wallet", "Confirm in your wallet".
@@ -177,49 +183,29 @@ function signingView(step: Extract<Step, { name: 'signing' }>, t: Strings) {
 }
 
 /**
- * What the wallet chunk draws its screens with, lent to it when it loads: importing this module instead
+ * What the lazy chunks draw their screens with, lent to them when they load: importing this module instead
  * would split it, lit-html with it, into a shared file that the page's script has to load up front.
  */
-export const viewKit = { html, nothing, heading, spinner, optionSummary, transactionDetail }
+export const viewKit = { html, nothing, heading, spinner, optionSummary, transactionDetail, formatToken }
 export type ViewKit = typeof viewKit
 
-function paidDetails(paid: CheckoutPaid | null, t: Strings) {
-  if (!paid?.tokenAmount) return nothing
-  return html`<dl class="details">
-    <div><dt>${t.paidWith}</dt><dd>${formatToken(paid.tokenAmount, t.locale)} ${t.onNetwork(paid.network.name)}</dd></div>
-    ${paid.transactionHash ? transactionDetail(paid.transactionHash, t) : nothing}
-  </dl>`
-}
+// After the payment left pending, each screen is drawn at once with its heading (what the live region
+// says), and the rest comes with the outcome chunk (outcome.ts), loaded by then as a rule.
 
 function processingView(model: Model, t: Strings) {
   return html`
     ${heading(t.processingHeading)}
     ${spinner}
-    <p>${t.processingBody}</p>
-    ${paidDetails(model.status.paid, t)}
+    ${model.outcome?.processing(model) ?? nothing}
   `
 }
 
 function finalView(model: Model, t: Strings, status: FinalView) {
-  const words = t.final[status]
-  const redirect = model.status.redirect
-  const merchant = model.session.merchant.name
-  const left = model.redirectAt === null ? null : Math.max(0, model.redirectAt - model.now)
   return html`
     <div class="final final-${status}">
       <div class="final-icon" aria-hidden="true"></div>
-      ${heading(words.heading)}
-      <p>${words.body}</p>
-      ${status === 'failed' ? nothing : paidDetails(model.status.paid, t)}
-      ${
-        redirect && left !== null
-          ? html`<div class="countdown">
-            <p>${left > 0 ? t.returningIn(merchant, Math.ceil(left / 1000)) : t.returningNow(merchant)}</p>
-            <progress max=${redirect.countdownMs} .value=${redirect.countdownMs - left} aria-label=${t.redirectProgress}></progress>
-            <a class="return-link" href=${redirect.url}>${t.returnNow(merchant)}</a>
-          </div>`
-          : html`<p class="hint">${t.genericNext}</p>`
-      }
+      ${heading(t.finalHeading[status])}
+      ${model.outcome?.final(model, status) ?? nothing}
     </div>
   `
 }

@@ -1,5 +1,7 @@
+import { CheckoutSession } from '@till/contract'
 import type { FastifyInstance } from 'fastify'
 import { expect } from 'vitest'
+import { z } from 'zod'
 import { createBody, type Account } from './fixtures.ts'
 
 /** A payment created through the merchant API, and the checkout token its page was served with. */
@@ -18,11 +20,20 @@ export async function createCheckoutPayment(
   return { paymentId, token: embeddedData(page.body).token, html: page.body }
 }
 
-/** The JSON the page embeds for its script. */
-export function embeddedData(html: string): { token: string; session: Record<string, unknown> & { state: Record<string, unknown> } } {
+/** The JSON the page embeds for its script: the checkout session less what the HTML shows already, and nothing more. */
+const EmbeddedData = z
+  .object({
+    token: z.string(),
+    session: CheckoutSession.pick({ paymentId: true, sandbox: true, wallets: true, state: true })
+      .extend({ merchant: z.object({ name: z.string() }).strict() })
+      .strict(),
+  })
+  .strict()
+
+export function embeddedData(html: string): z.infer<typeof EmbeddedData> {
   const match = /<script type="application\/json" id="checkout-data">([^<]*)<\/script>/.exec(html)
   if (!match?.[1]) throw new Error('the page embeds no checkout data')
-  return JSON.parse(match[1])
+  return EmbeddedData.parse(JSON.parse(match[1]))
 }
 
 export const gatewayCall = (

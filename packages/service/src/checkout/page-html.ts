@@ -1,4 +1,5 @@
 import type { CheckoutSession } from '@till/contract'
+import { pageSession } from '@till/checkout-page/bootstrap'
 import { formatFiat } from '@till/checkout-page/format'
 import { serverPages, type Strings } from '@till/checkout-page/strings'
 import type { CheckoutAssets } from '@till/checkout-page/build'
@@ -56,7 +57,7 @@ ${session.sandbox ? `<span class="badge">${escapeHtml(serverPages.sandboxBadge)}
 <div class="app" id="checkout-app"><noscript><p>${escapeHtml(serverPages.noScript)}</p></noscript></div>
 <p class="visually-hidden" id="checkout-live" role="status" aria-live="polite"></p>
 </main>
-<script type="application/json" id="checkout-data">${embedJson({ token: input.token, session })}</script>`
+<script type="application/json" id="checkout-data">${embedJson({ token: input.token, session: pageSession(session) })}</script>`
   return shell({ t, title: serverPages.title(session.merchant.name, amount), assets: input.assets, body, script: true })
 }
 

@@ -129,17 +129,21 @@ describe('GET /checkout/{paymentId}', () => {
     expect(missing.json()).toMatchObject({ code: 'not_found' })
   })
 
-  it('serves the wallet chunk the script imports only once a browser wallet is picked, like the linked assets', async () => {
+  it('serves the chunks the script imports only when needed (the wallet code, the outcome screens), like the linked assets', async () => {
     const { html } = await createCheckoutPayment(ctx.app, account)
     const script = html.match(/<script type="module" src="\.\/assets\/([^"]+)"/)?.[1]
     const main = await ctx.app.inject({ url: `/checkout/assets/${script}` })
     // Imported lazily, by a path relative to the script: never linked from the page, never loaded up front.
     const lazy = [...main.body.matchAll(/import\("\.\/([^"]+)"\)/g)].map((match) => match[1])
-    expect(lazy).toEqual([expect.stringMatching(/^wallet\.[A-Z0-9]+\.js$/)])
-    expect(html).not.toContain(lazy[0])
+    expect(lazy.toSorted()).toEqual([
+      expect.stringMatching(/^browser-path\.[A-Z0-9]+\.js$/),
+      expect.stringMatching(/^outcome\.[A-Z0-9]+\.js$/),
+    ])
+    for (const file of lazy) expect(html).not.toContain(file)
     expect(main.body).not.toMatch(/^import[^(]/m)
+    const wallet = lazy.find((file) => file?.startsWith('browser-path.'))
 
-    const chunk = await ctx.app.inject({ url: `/checkout/assets/${lazy[0]}`, headers: { 'accept-encoding': 'gzip' } })
+    const chunk = await ctx.app.inject({ url: `/checkout/assets/${wallet}`, headers: { 'accept-encoding': 'gzip' } })
     expect(chunk.statusCode).toBe(200)
     expect(chunk.headers['content-type']).toMatch(/^text\/javascript/)
     expect(chunk.headers['content-encoding']).toBe('gzip')
@@ -150,7 +154,7 @@ describe('GET /checkout/{paymentId}', () => {
     expect(csp).not.toContain('nonce-')
     expect(csp).not.toContain('unsafe-inline')
     expect(chunk.headers['x-content-type-options']).toBe('nosniff')
-    const plain = await ctx.app.inject({ url: `/checkout/assets/${lazy[0]}` })
+    const plain = await ctx.app.inject({ url: `/checkout/assets/${wallet}` })
     expect(plain.body).toContain('eth_sendTransaction')
     expect(plain.body).toContain('a9059cbb')
   })

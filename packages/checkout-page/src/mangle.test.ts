@@ -1,0 +1,40 @@
+// The names the bundle shortens (mangle.ts) must be the page's own: esbuild renames every property of such
+// a name, in the page's code, in lit-html and in whatever it reads of the service's data alike.
+import { readdirSync, readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+import { PRIVATE_NAMES } from '../mangle.ts'
+
+const here = fileURLToPath(new URL('.', import.meta.url))
+
+function sources(dir: string, keep: (file: string) => boolean): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name)
+    if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : sources(full, keep)
+    return keep(entry.name) ? [readFileSync(full, 'utf8')] : []
+  })
+}
+
+const page = sources(here, (name) => name.endsWith('.ts') && !name.endsWith('.test.ts')).join('\n')
+// The page's strings in code, where a name would be data (a type's `Pick<Model, 'now'>` names a member).
+const pageStrings = page.replace(/\b(?:Pick|Omit)<[^>]*>/g, '')
+const contract = sources(path.join(here, '../../contract/src'), (name) => name.endsWith('.ts')).join('\n')
+const litHtml = readFileSync(createRequire(import.meta.url).resolve('lit-html'), 'utf8')
+
+describe('the names the bundle shortens', () => {
+  it.each(PRIVATE_NAMES)('%s is a member the page names in its code', (name) => {
+    expect(page).toMatch(new RegExp(`(?:\\.${name}\\b|^\\s*${name}\\??[:(]|[{,]\\s*${name}\\s*[,}])`, 'm'))
+  })
+
+  it.each(PRIVATE_NAMES)('%s is never data: the page never has it as a string, so never looks it up by a computed key', (name) => {
+    expect(pageStrings).not.toMatch(new RegExp(`'${name}'`))
+  })
+
+  it.each(PRIVATE_NAMES)("%s is no name of the service's data nor of lit-html", (name) => {
+    const word = new RegExp(`\\b${name}\\b`)
+    expect(contract).not.toMatch(word)
+    expect(litHtml).not.toMatch(word)
+  })
+})
