@@ -42,11 +42,21 @@ export default defineConfig({
         },
       },
       {
-        // The checkout page's pure modules (formatting, model); none of them touches the DOM.
+        // The checkout page's browser code (packages/service/src/checkout/page), its pure modules: none of
+        // them touches the DOM.
         test: {
           ...shared,
           name: 'checkout-page',
-          root: here('./packages/checkout-page'),
+          root: here('./packages/service/src/checkout/page'),
+          include: ['**/*.test.ts'],
+        },
+      },
+      {
+        // The build-time template minifier of the elements' bundle and the checkout page.
+        test: {
+          ...shared,
+          name: 'template-minifier',
+          root: here('./packages/template-minifier'),
           include: ['src/**/*.test.ts'],
         },
       },
@@ -58,6 +68,9 @@ export default defineConfig({
           name: 'service',
           root: here('./packages/service'),
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+          exclude: ['src/checkout/page/**'],
+          // The `till` these tests spawn runs the sources, not the last build: they test what is on disk.
+          env: { TILL_FROM_SOURCE: '1' },
         },
       },
       {

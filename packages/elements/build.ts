@@ -9,13 +9,14 @@ import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build, type BuildOptions, type Plugin } from 'esbuild'
-import { minifyTemplates } from './minify-templates.ts'
+import { minifyTemplates } from '@till/template-minifier'
 
 const sources = fileURLToPath(new URL('./src/', import.meta.url))
 
 /**
  * The elements' `html` and `css` templates are written to be read; this takes their layout out of the
- * bundle (see minify-templates.ts for what it removes). Only the package's own sources: Lit's are minified.
+ * bundle (@till/template-minifier's minify-markup.ts says what it removes). Only the package's own
+ * sources: Lit's are minified.
  * The map it hands esbuild with each module keeps the bundle's source map pointing at the readable source.
  */
 export const minifyTemplatesPlugin: Plugin = {

@@ -1,5 +1,5 @@
-// web-test-runner: the elements' tests (src/**/*.test.ts, @open-wc/testing), and the build's template
-// minifier's (test/minify-templates.test.ts), in Debian's Chromium through Playwright. The dev server also
+// web-test-runner: the elements' tests (src/**/*.test.ts, @open-wc/testing), in Debian's Chromium through
+// Playwright. The dev server also
 // plays the merchant backend (test/backend.mjs), so the elements make real requests. `npm test` runs this
 // with TILL_WTR_REPORT set; test/json-reporter.mjs writes the counts there.
 import { fileURLToPath } from 'node:url'

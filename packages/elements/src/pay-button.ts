@@ -154,7 +154,7 @@ export class PayButton extends PayElement<PayButtonState, CreatePaymentReply> {
     const submit = this.querySelector<HTMLButtonElement>('form [type=submit],form button:not([type])')
     const label = submit?.textContent?.trim() || submit?.value || 'Pay'
     // Line breaks only where whitespace does not show: the bundle's template minifier removes them
-    // (minify-templates.ts). The spinner, the label and the status wording are inline: each run on one line.
+    // (@till/template-minifier). The spinner, the label and the status wording are inline: each run on one line.
     return html`
       <button
         part="button"

@@ -128,7 +128,7 @@ export class PayReturn extends PayElement<ReturnView, VerifyReply> {
   override render() {
     const view = this._state
     // Line breaks only where whitespace does not show: the bundle's template minifier removes them
-    // (minify-templates.ts). The spinner, the view's wording and the message are inline: one line.
+    // (@till/template-minifier). The spinner, the view's wording and the message are inline: one line.
     return html`
       <div part="status ${view}" role="status" tabindex="-1">
         ${this._busy() ? spinner : ''}<slot name=${view}>${TEXT[view]}</slot>${this._message}

@@ -39,7 +39,7 @@ async function litHtmlBaseline(): Promise<number> {
     stdin: {
       // biome-ignore lint/suspicious/noTemplateCurlyInString: the source of a tagged template, built as a string
       contents: "import { html, render } from 'lit-html'; render(html`<p>${'hi'}</p>`, document.body)",
-      resolveDir: new URL('../../checkout-page/', import.meta.url).pathname,
+      resolveDir: new URL('../src/checkout/page/', import.meta.url).pathname,
       loader: 'ts',
     },
     bundle: true,

@@ -1,4 +1,4 @@
-import { checkoutAssets } from '@till/checkout-page/build'
+import { checkoutAssets } from './page-assets.ts'
 import { DEFAULT_CHECKOUT_LIMITS } from '../app-config.ts'
 import type { AreaContext } from '../area-context.ts'
 import { rateLimiter } from '../http/rate-limit.ts'

@@ -1,5 +1,5 @@
 import { type CheckoutSession, WALLET_LINK_PATH, WEBVIEW_QUERY } from '@till/contract'
-import type { CheckoutAssets } from '@till/checkout-page/build'
+import type { CheckoutAssets } from './page-assets.ts'
 import type { Clock } from '../core/clock.ts'
 import type { RateLimiter } from '../http/rate-limit.ts'
 import type { LogoStore } from '../logos/index.ts'

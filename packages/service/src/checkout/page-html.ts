@@ -1,8 +1,8 @@
 import type { CheckoutSession } from '@till/contract'
-import { pageSession } from '@till/checkout-page/bootstrap'
-import { formatFiat } from '@till/checkout-page/format'
-import { serverPages, type Strings } from '@till/checkout-page/strings'
-import type { CheckoutAssets } from '@till/checkout-page/build'
+import { pageSession } from './page/bootstrap.ts'
+import { formatFiat } from './page/format.ts'
+import { serverPages, type Strings } from './page/strings.ts'
+import type { CheckoutAssets } from './page-assets.ts'
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => ESCAPES[char] ?? char)

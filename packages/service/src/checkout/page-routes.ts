@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib'
 import { WALLET_LINK_PATH } from '@till/contract'
-import { en } from '@till/checkout-page/strings'
+import { en } from './page/strings.ts'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { sessionFor, type CheckoutDeps } from './context.ts'
 import { embeddingOf } from './embedded.ts'

@@ -1,7 +1,7 @@
-// The property names build.ts has esbuild shorten like local names: names private to the page's script,
+// The property names page-build.ts has esbuild shorten like local names: names private to the page's script,
 // which nothing outside its bundle reads. esbuild renames every property of such a name in the bundle, so
 // none may be a name of the service's data (@till/contract), of lit-html or of the browser, and none may
-// be looked up by a computed key (`t.errors[kind]`): mangle.test.ts checks the first two. Leaving a name
+// be looked up by a computed key (`t.errors[kind]`): page-mangle.test.ts checks the first two. Leaving a name
 // out only costs bytes.
 
 /** The keys of the page's words (strings.ts, and the lazy chunks' own), each read as `t.key`. */

@@ -1,5 +1,5 @@
-// How the bundle's template minifier (minify-templates.ts) rewrites one `html` or `css` template's text.
-// Pure string code, no Node API: test/minify-templates.test.ts runs it in the browser with the other tests.
+// How the template minifier (minify-templates.ts) rewrites one `html` or `css` template's text.
+// Pure string code, no Node API.
 //
 // What is removed, so what a template may rely on:
 //

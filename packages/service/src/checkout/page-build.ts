@@ -1,37 +1,17 @@
+// The checkout page's browser code (./page/), bundled by esbuild: one script and one stylesheet on the
+// page's critical path, and the chunks the script loads later (docs/decisions/0008).
 import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { basename } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { gzipSync } from 'node:zlib'
+import { minifyTemplates } from '@till/template-minifier'
 import { build, type Metafile, type OutputFile, type Plugin, stop } from 'esbuild'
-// The elements' template minifier, shared rather than copied: what it removes, and so what a template may
-// rely on, is written there (minify-markup.ts).
-import { minifyTemplates } from '../elements/minify-templates.ts'
-import { privateNames } from './mangle.ts'
+import { type CheckoutAsset, type CheckoutAssets, checkoutAsset } from './page-assets.ts'
+import { privateNames } from './page-mangle.ts'
 
-export type CheckoutAsset = {
-  /** Content-addressed, so it can be cached for good: `checkout.<hash>.js`. */
-  fileName: string
-  contentType: string
-  body: Buffer
-  gzip: Buffer
-}
-
-export type CheckoutAssets = {
-  /** The page's critical path: the one script and the one stylesheet its HTML links. */
-  script: CheckoutAsset
-  style: CheckoutAsset
-  /**
-   * Loaded later by the script itself: the wallet code, once the buyer picks a browser wallet, and the
-   * rest of the processing and final screens, once the buyer pays or the payment moves on.
-   */
-  lazy: CheckoutAsset[]
-}
-
-const JS = 'text/javascript; charset=utf-8'
-const OUT_DIR = fileURLToPath(new URL('./dist-memory/', import.meta.url))
-
-const SOURCES = fileURLToPath(new URL('./src/', import.meta.url))
+// From the package's root, so the path holds for this module in src/checkout/ and compiled in dist/checkout/.
+const SOURCES = fileURLToPath(new URL('../../src/checkout/page/', import.meta.url))
+const OUT_DIR = `${SOURCES}dist-memory/`
 const entry = (name: string) => `${SOURCES}${name}`
 
 /**
@@ -48,14 +28,9 @@ const minifyTemplatesPlugin: Plugin = {
   },
 }
 
-function asset(fileName: string, contentType: string, text: string): CheckoutAsset {
-  const body = Buffer.from(text)
-  return { fileName, contentType, body, gzip: gzipSync(body, { level: 9 }) }
-}
-
-function hashed(name: string, ext: 'js' | 'css', contentType: string, text: string): CheckoutAsset {
+function hashed(name: string, ext: 'js' | 'css', text: string): CheckoutAsset {
   const hash = createHash('sha256').update(text).digest('base64url').slice(0, 12)
-  return asset(`${name}.${hash}.${ext}`, contentType, text)
+  return checkoutAsset(`${name}.${hash}.${ext}`, text)
 }
 
 /**
@@ -72,9 +47,8 @@ function checkSplit(metafile: Metafile, entryOut: string) {
 }
 
 /**
- * Bundles and minifies the page's script, its lazily loaded wallet chunk and its stylesheet in memory. The
- * service does this once per process at start-up (about 100 ms), so there is no build step to forget and
- * no stale bundle to serve.
+ * Bundles and minifies the page's script, its lazily loaded chunks and its stylesheet in memory (about
+ * 100 ms): once in `pnpm build` for the compiled service, once per process when it runs from source.
  */
 export async function buildCheckoutAssets(): Promise<CheckoutAssets> {
   const [script, style] = await Promise.all([
@@ -96,7 +70,7 @@ export async function buildCheckoutAssets(): Promise<CheckoutAssets> {
       legalComments: 'none',
       charset: 'utf8',
       plugins: [minifyTemplatesPlugin],
-      // The script's private names (mangle.ts), shortened as its local names are.
+      // The script's private names (page-mangle.ts), shortened as its local names are.
       mangleProps: privateNames,
     }),
     build({ entryPoints: [entry('checkout.css')], bundle: true, minify: true, write: false, charset: 'utf8' }),
@@ -110,19 +84,8 @@ export async function buildCheckoutAssets(): Promise<CheckoutAssets> {
   const chunks = script.outputFiles.filter((file: OutputFile) => file !== main && file.path.endsWith('.js'))
   return {
     // Renaming the entry is safe: nothing imports it back.
-    script: hashed('checkout', 'js', JS, main.text),
-    style: hashed('checkout', 'css', 'text/css; charset=utf-8', css),
-    lazy: chunks.map((chunk) => asset(basename(chunk.path), JS, chunk.text)),
+    script: hashed('checkout', 'js', main.text),
+    style: hashed('checkout', 'css', css),
+    lazy: chunks.map((chunk) => checkoutAsset(basename(chunk.path), chunk.text)),
   }
-}
-
-let memo: Promise<CheckoutAssets> | undefined
-
-/** The assets of this process, built on first use. */
-export function checkoutAssets(): Promise<CheckoutAssets> {
-  memo ??= buildCheckoutAssets().catch((error: unknown) => {
-    memo = undefined
-    throw error
-  })
-  return memo
 }

@@ -1,13 +1,14 @@
-// The names the bundle shortens (mangle.ts) must be the page's own: esbuild renames every property of such
+// The names the bundle shortens (page-mangle.ts) must be the page's own: esbuild renames every property of such
 // a name, in the page's code, in lit-html and in whatever it reads of the service's data alike.
 import { readdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { PRIVATE_NAMES } from '../mangle.ts'
+import { PRIVATE_NAMES } from './page-mangle.ts'
 
-const here = fileURLToPath(new URL('.', import.meta.url))
+const pageDir = fileURLToPath(new URL('./page/', import.meta.url))
+const require = createRequire(import.meta.url)
 
 function sources(dir: string, keep: (file: string) => boolean): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -17,11 +18,12 @@ function sources(dir: string, keep: (file: string) => boolean): string[] {
   })
 }
 
-const page = sources(here, (name) => name.endsWith('.ts') && !name.endsWith('.test.ts')).join('\n')
+const page = sources(pageDir, (name) => name.endsWith('.ts') && !name.endsWith('.test.ts')).join('\n')
 // The page's strings in code, where a name would be data (a type's `Pick<Model, 'now'>` names a member).
 const pageStrings = page.replace(/\b(?:Pick|Omit)<[^>]*>/g, '')
-const contract = sources(path.join(here, '../../contract/src'), (name) => name.endsWith('.ts')).join('\n')
-const litHtml = readFileSync(createRequire(import.meta.url).resolve('lit-html'), 'utf8')
+// The contract as this service imports it: its built modules, every name of its data among them.
+const contract = sources(path.dirname(require.resolve('@till/contract')), (name) => name.endsWith('.js')).join('\n')
+const litHtml = readFileSync(require.resolve('lit-html'), 'utf8')
 
 describe('the names the bundle shortens', () => {
   it.each(PRIVATE_NAMES)('%s is a member the page names in its code', (name) => {

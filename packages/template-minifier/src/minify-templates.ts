@@ -1,5 +1,5 @@
-// The bundle's template minifier (build.ts): the elements' sources keep their `html` and `css` tagged
-// templates laid out for reading, and the prebuilt bundle gets them without the layout. esbuild leaves the
+// The template minifier of the elements' bundle and the checkout page's script: their sources keep their
+// `html` and `css` tagged templates laid out for reading, and what a browser gets has them without the layout. esbuild leaves the
 // contents of template literals alone, so this finds the templates in a module's source and rewrites their
 // text (minify-markup.ts says how, and what a template may rely on) before esbuild compiles it, with a
 // source map back to the readable source. Pure string code, no Node API.
