@@ -29,6 +29,29 @@ describe('periodic', () => {
     vi.useRealTimers()
   })
 
+  it('starts at a random point of its first interval, so jobs started together do not all query at once', async () => {
+    const { log } = capturedLog()
+    const runs = (phase: number) => {
+      const at: number[] = []
+      const started = Date.now()
+      const job = periodic({
+        name: 'sweep',
+        intervalMs: 1_000,
+        log,
+        phase: () => phase,
+        run: async () => void at.push(Date.now() - started),
+      })
+      job.start()
+      return { at, job }
+    }
+    const early = runs(0.1)
+    const late = runs(0.7)
+    await vi.advanceTimersByTimeAsync(2_500)
+    await Promise.all([early.job.stop(), late.job.stop()])
+    expect(early.at).toEqual([100, 1_100, 2_100])
+    expect(late.at).toEqual([700, 1_700])
+  })
+
   it('tries a failed run again at the next tick, until it succeeds', async () => {
     const { log, lines } = capturedLog()
     const outcomes = [new DatabaseUnavailable(new Error('connect ECONNREFUSED')), new DatabaseUnavailable(new Error('57P03')), undefined]

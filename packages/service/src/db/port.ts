@@ -17,7 +17,7 @@ export interface Database extends Queryable {
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>
   /**
    * Listens for NOTIFY messages on `channel` sent by any connection, reconnecting when the connection
-   * drops. Resolves with the unsubscribe function.
+   * drops. Every channel shares one listening connection. Resolves with the unsubscribe function.
    */
   subscribe(channel: string, handlers: SubscriptionHandlers): Promise<() => Promise<void>>
   close(): Promise<void>

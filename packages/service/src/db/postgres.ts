@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import pg from 'pg'
 import { asDatabaseError, isConnectionLoss, isOverload, type OutageEvent, outageTracker } from './connection-loss.ts'
 import { type Database, DatabaseUnavailable, type Queryable, type Row, type SqlValue } from './port.ts'
-import { subscribe } from './subscription.ts'
+import { listener } from './subscription.ts'
 
 export type { OutageEvent } from './connection-loss.ts'
 
@@ -74,6 +74,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
     throw asDatabaseError(error, poolFull)
   }
   const deadline = answerWithinMs ? { query_timeout: answerWithinMs } : {}
+  const listening = listener(config, answerWithinMs)
   const statement = (text: string) => ({ text, ...deadline })
 
   /**
@@ -142,7 +143,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
           throw error
         }
       }),
-    subscribe: (channel, handlers) => subscribe(config, channel, handlers, answerWithinMs),
+    subscribe: listening.subscribe,
     close: () => pool.end(),
   }
 }
