@@ -2,6 +2,8 @@
 // demo/dist, which the demo backend serves.
 import { fileURLToPath } from 'node:url'
 import { defineConfig, type Plugin } from 'vite'
+import { LOGO_PATH } from './server/brand.ts'
+import { renderLogo } from './server/logo.ts'
 
 const page = (name: string): string => fileURLToPath(new URL(`./shop/${name}.html`, import.meta.url))
 
@@ -24,8 +26,17 @@ const shopLayout = (): Plugin => ({
   transformIndexHtml: (html) => html.replace('<!--shop-head-->', HEAD).replace('<!--shop-header-->', HEADER),
 })
 
+/** The shop's logo as a file of the build, at the path the shop serves it from. */
+const shopLogo = (): Plugin => ({
+  name: 'shop-logo',
+  apply: 'build',
+  async generateBundle() {
+    this.emitFile({ type: 'asset', fileName: LOGO_PATH.slice(1), source: await renderLogo() })
+  },
+})
+
 export default defineConfig({
-  plugins: [shopLayout()],
+  plugins: [shopLayout(), shopLogo()],
   root: fileURLToPath(new URL('./shop', import.meta.url)),
   build: {
     outDir: fileURLToPath(new URL('./dist', import.meta.url)),

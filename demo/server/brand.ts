@@ -1,21 +1,14 @@
-// The shop's brand: "Till Tea" and its logo. The logo is drawn as SVG and rendered to a 1024 px PNG at
-// start, since a merchant logo must be PNG, JPEG, WebP or AVIF (spec 8.2). The shop serves it over its own
-// HTTPS, and registers itself with Till through POST /v1/merchants, which fetches and keeps a copy. Then it
-// registers its webhook endpoint, so Till tells it of payments whether or not the buyer comes back.
-import { readFile } from 'node:fs/promises'
+// The shop's brand: "Till Tea" and its logo. The logo is drawn as SVG and rendered to a 1024 px PNG when the
+// shop is built (logo.ts), since a merchant logo must be PNG, JPEG, WebP or AVIF (spec 8.2). The shop serves
+// it over its own HTTPS, and registers itself with Till through POST /v1/merchants, which fetches and keeps a
+// copy. Then it registers its webhook endpoint, so Till tells it of payments whether or not the buyer comes back.
 import type { TillClient } from '@till/client'
 import type { Merchant } from '@till/contract'
-import sharp from 'sharp'
 
 export const SHOP_NAME = 'Till Tea'
 export const SHOP_EMAIL = 'hello@till-tea.example'
-/** Where the shop serves its logo. */
+/** Where the shop serves its logo, and where the build leaves it in the shop's directory. */
 export const LOGO_PATH = '/brand/till-tea.png'
-
-export async function renderLogo(): Promise<Buffer> {
-  const svg = await readFile(new URL('../brand/till-tea.svg', import.meta.url))
-  return sharp(svg, { density: 72 }).resize(1024, 1024).png().toBuffer()
-}
 
 /** Where the shop's pay router takes Till's webhooks (payRouter mounts them at /pay/webhooks). */
 export const WEBHOOK_PATH = '/pay/webhooks'

@@ -3,7 +3,7 @@
 // suite's playwright.config.ts starts.
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import type { RequestListener } from 'node:http'
 import { createServer, type Server } from 'node:https'
 import type { AddressInfo } from 'node:net'
@@ -11,10 +11,10 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { TillClient } from '@till/client'
-import { startTillLocalChain, type TillLocalChain } from '@till/devchain'
+import type { TillLocalChain } from '@till/devchain'
 import { type SpawnedTill, spawnTill, type TillReady } from '@till/service/spawn'
 import { createDemoApp } from './app.ts'
-import { LOGO_PATH, registerShop, renderLogo } from './brand.ts'
+import { LOGO_PATH, registerShop } from './brand.ts'
 import { localhostCertificate } from './certificate.ts'
 
 export const SHOP_DIR = fileURLToPath(new URL('../dist', import.meta.url))
@@ -68,7 +68,10 @@ export async function startDemoStack(options: StackOptions): Promise<DemoStack> 
   let server: Server | undefined
   let chain: TillLocalChain | undefined
   try {
-    chain = options.localChain ? await startTillLocalChain({ dir: certDir, ...options.localChain }) : undefined
+    // viem and anvil's package load only for a local chain: the sandbox-only demo has no use for them.
+    chain = options.localChain
+      ? await (await import('@till/devchain')).startTillLocalChain({ dir: certDir, ...options.localChain })
+      : undefined
     till = await spawnTill({
       args: [
         '--sandbox',
@@ -85,7 +88,7 @@ export async function startDemoStack(options: StackOptions): Promise<DemoStack> 
       env: { NODE_EXTRA_CA_CERTS: caFile },
       onStderr: (chunk) => process.stderr.write(chunk),
     })
-    const logo = await renderLogo()
+    const logo = await readFile(path.join(SHOP_DIR, LOGO_PATH))
     server = createServer({ key, cert })
     // Until the shop is registered with Till, it serves only its logo (Till fetches it during the call).
     let handle: RequestListener = (request, response) => {
