@@ -52,7 +52,7 @@ async function explain<O extends PayableOrder>(context: PayContext<O>, order: O,
     const paymentId = error.details?.paymentId
     if (typeof paymentId === 'string') {
       try {
-        await checkPayment(context, order, paymentId)
+        await checkPayment(context, order, paymentId, 'checkout')
       } catch (failure) {
         if (failure instanceof StatusUnavailable) return internal(context, failure.cause)
         throw failure

@@ -3,7 +3,7 @@
 // counts as proof of payment; `markPaid` is the order store's compare-and-set, so however many of them
 // race here, `onPaid` runs for exactly one.
 import type { MerchantPaymentStatusResponse } from '@till/contract'
-import type { FulfilmentContext } from './options.ts'
+import type { FulfilmentContext, StatusSource } from './options.ts'
 import type { PayableOrder } from './orders.ts'
 
 /** Till could not tell the payment's status (unreachable, refused the key, no such payment): `cause` says why. */
@@ -31,6 +31,7 @@ export async function checkPayment<O extends PayableOrder>(
   context: FulfilmentContext<O>,
   order: O,
   paymentId: string,
+  source: StatusSource,
 ): Promise<CheckedPayment> {
   let status: MerchantPaymentStatusResponse
   try {
@@ -38,15 +39,25 @@ export async function checkPayment<O extends PayableOrder>(
   } catch (error) {
     throw new StatusUnavailable(paymentId, error)
   }
-  const fulfilled = status.status === 'succeeded' && (await fulfil(context, order, paymentId))
+  try {
+    await context.onStatus(order, paymentId, status, source)
+  } catch (error) {
+    context.onError(error)
+  }
+  const fulfilled = status.status === 'succeeded' && (await fulfil(context, order, paymentId, source))
   return { status, fulfilled }
 }
 
 /** Marks the order paid by `paymentId` (whose status the caller read from Till) and fulfils it once. */
-async function fulfil<O extends PayableOrder>(context: FulfilmentContext<O>, order: O, paymentId: string): Promise<boolean> {
+async function fulfil<O extends PayableOrder>(
+  context: FulfilmentContext<O>,
+  order: O,
+  paymentId: string,
+  source: StatusSource,
+): Promise<boolean> {
   if (!(await context.orders.markPaid(order.id, paymentId))) return false
   try {
-    await context.onPaid(order, paymentId)
+    await context.onPaid(order, paymentId, source)
   } catch (error) {
     // The order is paid either way; a fulfilment that failed is the merchant's to retry, not the buyer's.
     context.onError(error)

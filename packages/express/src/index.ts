@@ -4,6 +4,7 @@ export type {
   CheckoutUrls,
   FulfilmentOptions,
   PayRouterOptions,
+  StatusSource,
   TillSettings,
   WebhookOptions,
   WebhookRouterOptions,

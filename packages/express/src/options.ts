@@ -1,7 +1,7 @@
 // The router's configuration, checked once when the router is built: a mistake stops the merchant's server
 // at start-up with a message that says how to fix it, not at a buyer's first click.
 import { TillClient } from '@till/client'
-import type { ApiVersion, WebhookEvent } from '@till/contract'
+import type { ApiVersion, MerchantPaymentStatusResponse, WebhookEvent } from '@till/contract'
 import type { Request } from 'express'
 import type { OrderStore, PayableOrder } from './orders.ts'
 import type { WebhookIdStore } from './webhook-ids.ts'
@@ -21,6 +21,12 @@ export interface TillSettings {
 }
 
 /**
+ * What read a payment's status from Till: the return page's check (`GET /verify`), a webhook delivery, a
+ * checkout that found its order already paid, or the reconciler.
+ */
+export type StatusSource = 'return' | 'webhook' | 'checkout' | 'reconcile'
+
+/**
  * What everything that fulfils orders needs: the pay router's return page, its webhook route and the
  * reconciler share these options, and with them the one path from a succeeded payment to `onPaid`.
  */
@@ -36,8 +42,15 @@ export interface FulfilmentOptions<O extends PayableOrder = PayableOrder> {
   /**
    * Fulfils the order. Runs once per order, after `orders.markPaid` answered true; if it throws, the order
    * stays marked paid and the error goes to `onError` (make it retryable on your side, e.g. a job queue).
+   * `source` says what read the succeeded status that fulfilled it.
    */
-  onPaid?: (order: O, paymentId: string) => void | Promise<void>
+  onPaid?: (order: O, paymentId: string, source: StatusSource) => void | Promise<void>
+  /**
+   * Called each time the status of the order's payment `paymentId` is read from Till (the only proof of a
+   * payment's status), before `onPaid` when it succeeded; `source` says what read it. For showing a
+   * payment's progress: if it throws, the error goes to `onError` and nothing else changes.
+   */
+  onStatus?: (order: O, paymentId: string, status: MerchantPaymentStatusResponse, source: StatusSource) => void | Promise<void>
   /** Where unexpected errors go (Till unreachable, a bug). `console.error` by default. */
   onError?: (error: unknown) => void
 }
@@ -86,7 +99,8 @@ export interface FulfilmentContext<O extends PayableOrder> {
   referenceIdOf: (order: O) => string
   /** The order a payment's referenceId names; undefined when the store cannot tell (checked where needed). */
   orderOfReference: ((referenceId: string) => Promise<O | undefined>) | undefined
-  onPaid: (order: O, paymentId: string) => void | Promise<void>
+  onPaid: (order: O, paymentId: string, source: StatusSource) => void | Promise<void>
+  onStatus: (order: O, paymentId: string, status: MerchantPaymentStatusResponse, source: StatusSource) => void | Promise<void>
   onError: (error: unknown) => void
 }
 
@@ -146,6 +160,7 @@ export function settleFulfilment<O extends PayableOrder>(options: FulfilmentOpti
     referenceIdOf: options.referenceId ?? ((order) => order.id),
     orderOfReference,
     onPaid: options.onPaid ?? (() => {}),
+    onStatus: options.onStatus ?? (() => {}),
     onError: options.onError ?? ((error) => console.error('[@till/express]', error)),
   }
 }

@@ -54,7 +54,7 @@ export function reconciler<O extends PayableOrder>(options: ReconcilerOptions<O>
       // A store may list more than it should; only an unpaid order's own payment is ever checked.
       if (order.paymentId === undefined || order.paid === true) continue
       try {
-        const checked = await checkPayment(context, order, order.paymentId)
+        const checked = await checkPayment(context, order, order.paymentId, 'reconcile')
         result.checked += 1
         if (checked.fulfilled) result.fulfilled += 1
       } catch (error) {

@@ -25,7 +25,7 @@ export async function verifyReturn<O extends PayableOrder>(context: PayContext<O
   const paymentId = query.payment_id
   let checked: CheckedPayment
   try {
-    checked = await checkPayment(context, order, paymentId)
+    checked = await checkPayment(context, order, paymentId, 'return')
   } catch (error) {
     if (!(error instanceof StatusUnavailable)) throw error
     if (error.cause instanceof TillError && error.cause.status === 404) return mismatch

@@ -77,6 +77,37 @@ describe('GET /verify', () => {
     expect((await verify(shop, `order=${order.id}&payment_id=${first}`)).body.status).toBe('mismatch')
   })
 
+  test('onStatus sees every status read from Till, before onPaid, which is told the return page fulfilled the order', async () => {
+    const seen: string[] = []
+    const shop = await till.shop({
+      onStatus: (order, paymentId, status, source) => void seen.push(`${order.id} ${paymentId} ${status.status} ${source}`),
+      onPaid: (order, paymentId, source) => void seen.push(`paid ${order.id} ${paymentId} ${source}`),
+    })
+    const { order, paymentId } = await pendingOrder(shop)
+    await verify(shop, `order=${order.id}&payment_id=${paymentId}`)
+    await till.simulate(paymentId, 'succeeded')
+    await verify(shop, `order=${order.id}&payment_id=${paymentId}`)
+    await verify(shop, `order=${order.id}&payment_id=pay_forged`)
+    expect(seen).toEqual([
+      `${order.id} ${paymentId} pending return`,
+      `${order.id} ${paymentId} succeeded return`,
+      `paid ${order.id} ${paymentId} return`,
+    ])
+  })
+
+  test('an onStatus that throws is reported and changes nothing else', async () => {
+    const shop = await till.shop({
+      onStatus: () => {
+        throw new Error('display down')
+      },
+    })
+    const { order, paymentId } = await pendingOrder(shop)
+    await till.simulate(paymentId, 'succeeded')
+    expect((await verify(shop, `order=${order.id}&payment_id=${paymentId}`)).body.status).toBe('succeeded')
+    expect(shop.fulfilled).toEqual([{ orderId: order.id, paymentId }])
+    expect(shop.errors).toEqual([new Error('display down')])
+  })
+
   test('an unknown order is a 404, a missing one a 400 with issues', async () => {
     const shop = await till.shop()
     expect(await verify(shop, 'order=ord_nope&payment_id=pay_x')).toMatchObject({ status: 404, body: { code: 'order_not_found' } })

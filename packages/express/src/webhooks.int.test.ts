@@ -255,6 +255,17 @@ describe('POST /webhooks: processing', () => {
     expect(shop.fulfilled).toEqual([{ orderId: order.id, paymentId }])
   })
 
+  test('onPaid and onStatus are told a webhook read the status that fulfilled the order', async () => {
+    const sources: string[] = []
+    const { shop } = await webhookShop({
+      onStatus: (_order, _paymentId, status, source) => void sources.push(`${status.status} ${source}`),
+      onPaid: (_order, _paymentId, source) => void sources.push(`paid ${source}`),
+    })
+    const { order, paymentId } = await paidAtTill(shop)
+    expect((await deliver(shop, eventOf('payment.succeeded', order.id, paymentId))).status).toBe(200)
+    expect(sources).toEqual(['succeeded webhook', 'paid webhook'])
+  })
+
   test('whichever comes first, the other finds the order fulfilled', async () => {
     const { shop } = await webhookShop()
     const first = await paidAtTill(shop)

@@ -191,7 +191,7 @@ async function fulfilFromEvent<O extends PayableOrder>(
   }
   if (order.paid === true) return
   try {
-    await checkPayment(context, order, paymentId)
+    await checkPayment(context, order, paymentId, 'webhook')
   } catch (error) {
     if (!(error instanceof StatusUnavailable)) throw error
     context.onError(error.cause)
