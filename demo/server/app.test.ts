@@ -50,6 +50,61 @@ describe('the demo backend', () => {
     expect(listed[0]?.id).toBe(order.id)
   })
 
+  test('quotes a cart line by line from its own catalog, in minor units, without placing an order', async () => {
+    const before = ((await (await fetch(`${origin}/api/orders`)).json()) as unknown[]).length
+    const response = await fetch(`${origin}/api/quote`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        items: [
+          { productId: 'sencha', quantity: 2, price: '1' },
+          { productId: 'whisk', quantity: 3 },
+        ],
+      }),
+    })
+    expect(response.status).toBe(200)
+    expect(await response.json()).toEqual({
+      lines: [
+        {
+          productId: 'sencha',
+          name: 'Sencha, 100 g',
+          quantity: 2,
+          unitPrice: { currency: 'EUR', value: '1250', formatted: '€12.50' },
+          lineTotal: { currency: 'EUR', value: '2500', formatted: '€25.00' },
+        },
+        {
+          productId: 'whisk',
+          name: 'Bamboo whisk',
+          quantity: 3,
+          unitPrice: { currency: 'EUR', value: '990', formatted: '€9.90' },
+          lineTotal: { currency: 'EUR', value: '2970', formatted: '€29.70' },
+        },
+      ],
+      total: { currency: 'EUR', value: '5470', formatted: '€54.70' },
+    })
+    expect(((await (await fetch(`${origin}/api/orders`)).json()) as unknown[]).length).toBe(before)
+  })
+
+  test('an order keeps each line’s total beside its unit price', async () => {
+    const order = (await (await post({ items: [{ productId: 'cups', quantity: 2 }] })).json()) as { lines: unknown[] }
+    expect(order.lines).toEqual([
+      expect.objectContaining({
+        quantity: 2,
+        unitPrice: expect.objectContaining({ value: '2400' }),
+        lineTotal: { currency: 'EUR', value: '4800', formatted: '€48.00' },
+      }),
+    ])
+  })
+
+  test('lists each product with a picture and its description in words', async () => {
+    const products = (await (await fetch(`${origin}/api/products`)).json()) as { image: { src: string; alt: string } }[]
+    expect(products).toHaveLength(4)
+    for (const { image } of products) {
+      expect(image.src).toMatch(/^\/products\/[a-z]+\.svg$/)
+      expect(image.alt.length).toBeGreaterThan(10)
+    }
+  })
+
   test.each([
     ['an empty cart', { items: [] }],
     ['an unknown product', { items: [{ productId: 'caviar', quantity: 1 }] }],
@@ -57,6 +112,20 @@ describe('the demo backend', () => {
     ['an unknown return mode', { items: [{ productId: 'sencha', quantity: 1 }], returnMode: 'ftp' }],
   ])('refuses %s with the error body', async (_name, body) => {
     const response = await post(body)
+    expect(response.status).toBe(400)
+    expect(await response.json()).toMatchObject({ code: 'invalid_request', message: expect.any(String) })
+  })
+
+  test.each([
+    ['an empty cart', { items: [] }],
+    ['an unknown product', { items: [{ productId: 'caviar', quantity: 1 }] }],
+    ['a quantity of 100', { items: [{ productId: 'sencha', quantity: 100 }] }],
+  ])('refuses to quote %s', async (_name, body) => {
+    const response = await fetch(`${origin}/api/quote`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    })
     expect(response.status).toBe(400)
     expect(await response.json()).toMatchObject({ code: 'invalid_request', message: expect.any(String) })
   })

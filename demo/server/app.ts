@@ -5,8 +5,17 @@ import { payRouter } from '@till/express'
 import express, { type Express, type NextFunction, type Request, type Response } from 'express'
 import { z } from 'zod'
 import { LOGO_PATH } from './brand.ts'
-import { moneyView, PRODUCTS } from './catalog.ts'
-import { orderBook, orderView, RETURN_MODES, UnknownProductError, type DemoOrder, type OrderBook, type ReturnMode } from './orders.ts'
+import { moneyView, priceItems, PRODUCTS } from './catalog.ts'
+import {
+  lineView,
+  orderBook,
+  orderView,
+  RETURN_MODES,
+  UnknownProductError,
+  type DemoOrder,
+  type OrderBook,
+  type ReturnMode,
+} from './orders.ts'
 
 export interface DemoDeps {
   till: { baseUrl: string; apiKey: string; merchantId: string }
@@ -22,11 +31,15 @@ export interface DemoDeps {
   log?: (message: string, error?: unknown) => void
 }
 
-const PlaceOrder = z.object({
+/** What the browser sends: product ids and quantities, never a price. */
+const Items = z.object({
   items: z
     .array(z.object({ productId: z.string().min(1).max(64), quantity: z.int().min(1).max(99) }))
     .min(1, { error: 'the cart is empty' })
     .max(20),
+})
+
+const PlaceOrder = Items.extend({
   returnMode: z.enum(RETURN_MODES).default('https'),
 })
 
@@ -62,6 +75,21 @@ export function createDemoApp(deps: DemoDeps): Express {
   })
   app.get('/api/products', (_request, response) => {
     response.json(PRODUCTS.map((product) => ({ ...product, price: moneyView(product.price) })))
+  })
+  // The cart's prices: each line's total and the cart's total, from the catalogue, in integer minor units.
+  app.post('/api/quote', express.json({ limit: '8kb' }), (request, response) => {
+    const parsed = Items.safeParse(request.body)
+    if (!parsed.success) {
+      response.status(400).json({ code: 'invalid_request', message: 'The cart is not valid.', issues: toErrorIssues(parsed.error) })
+      return
+    }
+    try {
+      const { lines, total } = priceItems(parsed.data.items)
+      response.set('Cache-Control', 'no-store').json({ lines: lines.map(lineView), total: moneyView(total) })
+    } catch (error) {
+      if (!(error instanceof UnknownProductError)) throw error
+      response.status(400).json({ code: 'invalid_request', message: error.message })
+    }
   })
   app.post('/api/orders', express.json({ limit: '8kb' }), (request, response) => {
     const parsed = PlaceOrder.safeParse(request.body)

@@ -2,7 +2,9 @@
 // show: items, the return-URL variant chosen at checkout, and every fulfilment (which must happen once).
 import { memoryOrderStore, type OrderStore, type PayableOrder } from '@till/express'
 import { randomBytes } from 'node:crypto'
-import { moneyView, productById, type MoneyView } from './catalog.ts'
+import { moneyView, priceItems, type MoneyView, type PricedLine } from './catalog.ts'
+
+export { UnknownProductError } from './catalog.ts'
 
 /**
  * How the order's return URLs are given to Till. Only `https` enables the redirect; the others show the
@@ -11,12 +13,7 @@ import { moneyView, productById, type MoneyView } from './catalog.ts'
 export const RETURN_MODES = ['https', 'http', 'malformed', 'missing'] as const
 export type ReturnMode = (typeof RETURN_MODES)[number]
 
-export interface OrderLine {
-  productId: string
-  name: string
-  quantity: number
-  unitPrice: { currency: string; value: bigint }
-}
+export type OrderLine = PricedLine
 
 export interface DemoOrder extends PayableOrder {
   createdAt: Date
@@ -28,7 +25,7 @@ export interface DemoOrder extends PayableOrder {
 export interface OrderView {
   id: string
   createdAt: string
-  lines: { productId: string; name: string; quantity: number; unitPrice: MoneyView }[]
+  lines: LineView[]
   total: MoneyView
   returnMode: ReturnMode
   paymentId: string | null
@@ -36,7 +33,22 @@ export interface OrderView {
   fulfilments: { at: string; paymentId: string }[]
 }
 
-export class UnknownProductError extends Error {}
+/** A priced line as the pages show it. */
+export interface LineView {
+  productId: string
+  name: string
+  quantity: number
+  unitPrice: MoneyView
+  lineTotal: MoneyView
+}
+
+export const lineView = (line: PricedLine): LineView => ({
+  productId: line.productId,
+  name: line.name,
+  quantity: line.quantity,
+  unitPrice: moneyView(line.unitPrice),
+  lineTotal: moneyView(line.lineTotal),
+})
 
 export interface OrderBook {
   store: OrderStore<DemoOrder>
@@ -51,17 +63,12 @@ export function orderBook(): OrderBook {
   return {
     store: memoryOrderStore(orders),
     place(items, returnMode) {
-      const lines = items.map(({ productId, quantity }): OrderLine => {
-        const product = productById(productId)
-        if (product === undefined) throw new UnknownProductError(`no product ${productId}`)
-        return { productId, name: product.name, quantity, unitPrice: product.price }
-      })
-      const value = lines.reduce((sum, line) => sum + line.unitPrice.value * BigInt(line.quantity), 0n)
+      const { lines, total } = priceItems(items)
       const order: DemoOrder = {
         id: `ord_${randomBytes(6).toString('hex')}`,
         createdAt: new Date(),
         lines,
-        amount: { currency: 'EUR', value },
+        amount: total,
         returnMode,
         fulfilments: [],
       }
@@ -77,12 +84,7 @@ export function orderView(order: DemoOrder): OrderView {
   return {
     id: order.id,
     createdAt: order.createdAt.toISOString(),
-    lines: order.lines.map((line) => ({
-      productId: line.productId,
-      name: line.name,
-      quantity: line.quantity,
-      unitPrice: moneyView(line.unitPrice),
-    })),
+    lines: order.lines.map(lineView),
     total: moneyView(order.amount),
     returnMode: order.returnMode,
     paymentId: order.paymentId ?? null,

@@ -1,6 +1,6 @@
 // The checkout page with a keyboard alone, and axe-core on every screen a buyer meets.
 import { expect, test } from '../fixtures.ts'
-import { expectNoAxeViolations } from './axe.ts'
+import { expectNoAxeViolations } from '../axe.ts'
 import { outcomeHeading } from './buyer.ts'
 
 for (const scheme of ['light', 'dark'] as const) {

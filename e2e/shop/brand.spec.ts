@@ -1,6 +1,6 @@
 // The demo shop registers itself with Till as "Till Tea", its logo fetched from the shop's own HTTPS: a
 // buyer sees that name and Till's copy of that logo on the checkout page, in both colour schemes.
-import { expectNoAxeViolations } from '../checkout/axe.ts'
+import { expectNoAxeViolations } from '../axe.ts'
 import { expect, test } from './fixtures.ts'
 import { goToCheckout, placeOrder } from './shopper.ts'
 

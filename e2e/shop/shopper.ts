@@ -20,7 +20,7 @@ export async function placeOrder(page: Page, shop: Shop, returnMode: ReturnMode 
   await page.getByRole('radio', { name: RETURN_CHOICE[returnMode] }).check()
   await page.getByRole('button', { name: 'Place order' }).click()
   await expect(page.getByRole('heading', { name: 'Review and pay' })).toBeVisible()
-  await expect(page.getByText('Total €12.50')).toBeVisible()
+  await expect(page.getByRole('row', { name: 'Total €12.50' })).toBeVisible()
   const orderId = new URL(page.url()).searchParams.get('order')
   if (!orderId) throw new Error(`no order id in ${page.url()}`)
   return orderId

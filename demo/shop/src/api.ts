@@ -10,8 +10,23 @@ export interface Product {
   id: string
   name: string
   description: string
-  picture: string
+  /** A drawing the shop serves, and what it shows in words. */
+  image: { src: string; alt: string }
   price: Money
+}
+
+/** A priced cart or order line: the unit price, and unit price × quantity, both worked out by the server. */
+export interface Line {
+  productId: string
+  name: string
+  quantity: number
+  unitPrice: Money
+  lineTotal: Money
+}
+
+export interface Quote {
+  lines: Line[]
+  total: Money
 }
 
 export type ReturnMode = 'https' | 'http' | 'malformed' | 'missing'
@@ -19,7 +34,7 @@ export type ReturnMode = 'https' | 'http' | 'malformed' | 'missing'
 export interface Order {
   id: string
   createdAt: string
-  lines: { productId: string; name: string; quantity: number; unitPrice: Money }[]
+  lines: Line[]
   total: Money
   returnMode: ReturnMode
   paymentId: string | null
@@ -39,6 +54,15 @@ async function json<T>(response: Response): Promise<T> {
 export const products = async (): Promise<Product[]> => json(await fetch('/api/products'))
 export const orders = async (): Promise<Order[]> => json(await fetch('/api/orders'))
 export const order = async (id: string): Promise<Order> => json(await fetch(`/api/orders/${encodeURIComponent(id)}`))
+/** The cart's line totals and total, priced by the server from product ids and quantities. */
+export const quote = async (items: { productId: string; quantity: number }[]): Promise<Quote> =>
+  json(
+    await fetch('/api/quote', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ items }),
+    }),
+  )
 export const placeOrder = async (items: { productId: string; quantity: number }[], returnMode: ReturnMode): Promise<Order> =>
   json(
     await fetch('/api/orders', {

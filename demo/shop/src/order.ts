@@ -12,10 +12,19 @@ try {
   const order = await fetchOrder(orderId)
   render(
     html`<p>Order <code>${order.id}</code></p>
-      <ul class="lines">
-        ${order.lines.map((line) => html`<li>${line.quantity} × ${line.name} <span>${line.unitPrice.formatted}</span></li>`)}
-      </ul>
-      <p class="total">Total <strong>${order.total.formatted}</strong></p>
+      <table class="order-lines">
+        <caption class="visually-hidden">Items in this order</caption>
+        <thead><tr><th scope="col">Item</th><th scope="col" class="amount">Amount</th></tr></thead>
+        <tbody>
+          ${order.lines.map(
+            (line) => html`<tr>
+              <th scope="row">${line.quantity} × ${line.name}</th>
+              <td class="amount">${line.lineTotal.formatted}</td>
+            </tr>`,
+          )}
+        </tbody>
+        <tfoot><tr class="total"><th scope="row">Total</th><td class="amount">${order.total.formatted}</td></tr></tfoot>
+      </table>
       ${
         order.paid
           ? html`<p class="paid">This order is paid. <a href="./orders.html">See your orders.</a></p>`

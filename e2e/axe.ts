@@ -1,4 +1,4 @@
-// axe-core on the checkout page, under Playwright's paused clock.
+// axe-core on a page of the checkout or the shop, under Playwright's paused clock.
 import { AxeBuilder } from '@axe-core/playwright'
 import { expect, type Page } from '@playwright/test'
 
