@@ -88,7 +88,7 @@ test('the sandbox "expire now" control ends the payment and sends the buyer to e
   const payment = await till.createPayment({ checkout: { successUrl: merchant.url('/paid'), errorUrl: merchant.url('/failed') } })
   await page.goto(payment.gatewayUrl)
   await freezePageClock(page)
-  await page.getByRole('button', { name: 'Expire now (sandbox)' }).click()
+  await page.getByRole('button', { name: 'Expire now (test mode)' }).click()
   await expect(outcomeHeading(page, 'Payment expired')).toBeVisible()
   await page.clock.runFor(3_000)
   await expect(page).toHaveURL(merchant.url(`/failed?payment_id=${payment.paymentId}`))

@@ -45,7 +45,7 @@ const ENDINGS = {
  */
 export async function endPaymentAndWait(page: Page, how: keyof typeof ENDINGS): Promise<void> {
   await freezePageClock(page)
-  if (how === 'expire') await page.getByRole('button', { name: 'Expire now (sandbox)' }).click()
+  if (how === 'expire') await page.getByRole('button', { name: 'Expire now (test mode)' }).click()
   else await payWith(page, how)
   await expect(outcomeHeading(page, ENDINGS[how])).toBeVisible()
   await page.clock.runFor(3_000)

@@ -70,7 +70,10 @@ export const PaymentOption = z
     tokenAmount: TokenAmount,
     /** The merchant's receiving account on the option's network: the transfer goes there, straight to the merchant. */
     payTo: Caip10.optional(),
-    /** The rate the amount was computed with, fixed for the payment's lifetime: "1 EUR = 1.0842 USDC". */
+    /**
+     * The rate the amount works out to, fixed for the payment's lifetime, as the page shows it: "1 EUR =
+     * 1.0842 USDC", worked out exactly from the payment's amount and `tokenAmount`, rounded for display only.
+     */
     rate: z.string().optional(),
     /**
      * The transaction the buyer's wallet sends, built by Till: to the token contract, calldata
@@ -139,6 +142,12 @@ export const CheckoutSession = z
     merchant: z.object({ name: z.string(), iconUrl: z.string().nullable() }),
     amount: FiatAmount,
     sandbox: z.boolean(),
+    /**
+     * Set when the payment is paid on a local development chain (a chain on Till's own machine, such as the
+     * demo's `--chain local`): real tokens move, but only there. The page then speaks of a local test chain,
+     * not of the sandbox and its test wallets.
+     */
+    localChain: z.boolean().optional(),
     wallets: z.array(CheckoutWallet),
     state: CheckoutStatus,
   })

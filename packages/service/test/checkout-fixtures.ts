@@ -24,7 +24,7 @@ export async function createCheckoutPayment(
 const EmbeddedData = z
   .object({
     token: z.string(),
-    session: CheckoutSession.pick({ paymentId: true, sandbox: true, wallets: true, state: true })
+    session: CheckoutSession.pick({ paymentId: true, sandbox: true, localChain: true, wallets: true, state: true })
       .extend({ merchant: z.object({ name: z.string() }).strict() })
       .strict(),
   })

@@ -1,6 +1,15 @@
-import { CHECKOUT_TOKEN_HEADER, CheckoutConfirmRequest, CheckoutStatusQuery, DevWalletRequest } from '@till/contract'
+import {
+  CHECKOUT_TOKEN_HEADER,
+  CheckoutConfirmRequest,
+  CheckoutStatusQuery,
+  DevWalletRequest,
+  fiatAmount,
+  type PaymentOption,
+} from '@till/contract'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { sessionFor, type CheckoutDeps } from './context.ts'
+import { formatRate } from './page/format.ts'
+import { en, serverPages } from './page/strings.ts'
 import { checkoutStatus } from './views.ts'
 import { ApiError, fieldError, parseOrThrow, paymentNotFound } from '../errors.ts'
 import { header } from '../http/context.ts'
@@ -50,7 +59,15 @@ export function checkoutApiRoutes(app: FastifyInstance, deps: CheckoutDeps) {
   app.get<{ Params: { paymentId: string } }>(`${base}/options`, { onRequest: guard }, async (request) => {
     const payment = await load(request.params.paymentId)
     const rail = await deps.rails.of(payment)
-    return { options: rail ? await rail.options(payment) : [] }
+    if (!rail) return { options: [] }
+    // Every option shows the rate its amount works out to, worked out here the same way whatever the rail.
+    const amount = fiatAmount(payment.currency, payment.amountMinor)
+    const rated = (option: PaymentOption): PaymentOption => {
+      if (amount.value === '0') return option
+      const rate = formatRate(amount, option.tokenAmount, en.locale)
+      return { ...option, rate: rail.fixedSandboxRates ? serverPages.sandboxRate(rate) : rate }
+    }
+    return { options: (await rail.options(payment)).map(rated) }
   })
 
   app.post<{ Params: { paymentId: string } }>(`${base}/confirm`, { onRequest: guardAction }, async (request) => {

@@ -47,7 +47,14 @@ export async function sessionFor(
     const uri = rail?.walletConnectUri?.(payment, wallet.id)
     return uri === undefined ? wallet : { ...wallet, link: walletLink(deps.checkoutUrl(), uri, embedded) }
   })
-  return checkoutSession({ payment, merchant: shown, wallets, sandbox: rail?.sandbox ?? false, now: deps.clock.now() })
+  return checkoutSession({
+    payment,
+    merchant: shown,
+    wallets,
+    sandbox: rail?.sandbox ?? false,
+    localChain: rail?.localChain === true,
+    now: deps.clock.now(),
+  })
 }
 
 /** `<checkoutUrl>/wallet-link?uri=wc:…`, with the app's returnUrl and preferUniversalLinks=1 when embedded (spec 4.8). */

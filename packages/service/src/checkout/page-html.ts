@@ -1,6 +1,7 @@
 import type { CheckoutSession } from '@till/contract'
 import { pageSession } from './page/bootstrap.ts'
 import { formatFiat } from './page/format.ts'
+import { amountLabelsFor } from './page/amount-labels.ts'
 import { serverPages, type Strings } from './page/strings.ts'
 import type { CheckoutAssets } from './page-assets.ts'
 
@@ -46,13 +47,15 @@ export function checkoutPageHtml(input: { session: CheckoutSession; token: strin
   const logo = session.merchant.iconUrl
     ? `<img src="${escapeHtml(session.merchant.iconUrl)}" alt="" width="48" height="48" referrerpolicy="no-referrer">`
     : `<span class="monogram" aria-hidden="true">${escapeHtml(Array.from(session.merchant.name.trim())[0]?.toUpperCase() ?? '?')}</span>`
+  const amountLabel = amountLabelsFor(t.locale)[session.state.status]
+  const badge = session.localChain ? serverPages.localChainBadge : session.sandbox ? serverPages.sandboxBadge : null
   const body = `<main aria-labelledby="checkout-amount">
 <header class="merchant">
 ${logo}
 <div><p class="pay-to">${escapeHtml(serverPages.payTo)}</p><p class="merchant-name">${name}</p></div>
-${session.sandbox ? `<span class="badge">${escapeHtml(serverPages.sandboxBadge)}</span>` : ''}
+${badge ? `<span class="badge">${escapeHtml(badge)}</span>` : ''}
 </header>
-<p class="amount-label" id="checkout-amount-label">${escapeHtml(serverPages.amountLabel)}</p>
+<p class="amount-label" id="checkout-amount-label">${escapeHtml(amountLabel)}</p>
 <h1 class="amount" id="checkout-amount" aria-describedby="checkout-amount-label">${escapeHtml(amount)}</h1>
 <div class="app" id="checkout-app"><noscript><p>${escapeHtml(serverPages.noScript)}</p></noscript></div>
 <p class="visually-hidden" id="checkout-live" role="status" aria-live="polite"></p>
@@ -102,11 +105,17 @@ export function integrationErrorPageHtml(input: {
   })
 }
 
-/** A wallet link opened in an ordinary browser, where no app hands it to a wallet (spec 4.8). */
-export function walletLinkPageHtml(input: { assets: CheckoutAssets; t: Strings; uri: string | null }): string {
+/**
+ * A wallet link opened in an ordinary browser, where no app hands it to a wallet (spec 4.8). The sandbox's
+ * mobile wallet opens one on a desktop in place of the checkout: `back` then leads to the payment's page.
+ */
+export function walletLinkPageHtml(input: { assets: CheckoutAssets; t: Strings; uri: string | null; back?: string | null }): string {
   const { t } = input
+  const back = input.back
+    ? `<p><a class="return-link" href="${escapeHtml(input.back)}">${escapeHtml(serverPages.walletLinkBack)}</a></p>`
+    : ''
   const body = input.uri
-    ? `<p>${escapeHtml(serverPages.walletLinkBody)}</p><p><code class="wallet-uri">${escapeHtml(input.uri)}</code></p>`
+    ? `<p>${escapeHtml(serverPages.walletLinkBody)}</p><p><code class="wallet-uri">${escapeHtml(input.uri)}</code></p>${back}`
     : `<p>${escapeHtml(serverPages.walletLinkMissing)}</p>`
   return shell({
     t,

@@ -7,6 +7,7 @@
 /** The keys of the page's words (strings.ts, and the lazy chunks' own), each read as `t.key`. */
 const WORDS = [
   'sandboxNote',
+  'devWalletOutcome',
   'expiresIn',
   'expiring',
   'connectHeading',
@@ -30,6 +31,8 @@ const WORDS = [
   'expireNowHint',
   'processingBody',
   'paidWith',
+  'payingWith',
+  'amountLabel',
   'finalBody',
   'genericNext',
   'returningNow',

@@ -1,5 +1,5 @@
 import { gzipSync } from 'node:zlib'
-import { WALLET_LINK_PATH } from '@till/contract'
+import { parseSandboxWalletLink, WALLET_LINK_PATH } from '@till/contract'
 import { en } from './page/strings.ts'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { sessionFor, type CheckoutDeps } from './context.ts'
@@ -35,7 +35,11 @@ export function checkoutPageRoutes(app: FastifyInstance, deps: CheckoutDeps) {
   /** Where wallet links land when no app intercepts them (spec 4.8): an ordinary browser is told what they are. */
   app.get<{ Querystring: Record<string, unknown> }>(`/checkout/${WALLET_LINK_PATH}`, async (request, reply) => {
     const uri = typeof request.query.uri === 'string' && request.query.uri.startsWith('wc:') ? request.query.uri : null
-    return sendHtml(request, reply, uri ? 200 : 400, walletLinkPageHtml({ assets: deps.assets, t: en, uri }))
+    // A sandbox link names its payment: the page leads back to it, relative to this one (`./<paymentId>`),
+    // so it stays under whatever prefix a proxy gives the checkout.
+    const sandbox = uri ? parseSandboxWalletLink(new URL(request.url, 'http://checkout.invalid').href) : null
+    const back = sandbox ? `./${encodeURIComponent(sandbox.paymentId)}` : null
+    return sendHtml(request, reply, uri ? 200 : 400, walletLinkPageHtml({ assets: deps.assets, t: en, uri, back }))
   })
 
   app.get<{ Params: { paymentId: string } }>('/checkout/:paymentId', async (request, reply) => {

@@ -57,6 +57,8 @@ export function checkoutSession(input: {
   merchant: { name: string; iconUrl: string | null }
   wallets: readonly CheckoutWallet[]
   sandbox: boolean
+  /** Paid on a local development chain: the page says so, not "sandbox". */
+  localChain?: boolean
   now: Date
 }): CheckoutSession {
   const { payment, merchant } = input
@@ -65,6 +67,7 @@ export function checkoutSession(input: {
     merchant: { name: merchant.name, iconUrl: merchant.iconUrl },
     amount: fiatAmount(payment.currency, payment.amountMinor),
     sandbox: input.sandbox,
+    ...(input.localChain ? { localChain: true } : {}),
     wallets: [...input.wallets],
     state: checkoutStatus(payment, input.now),
   }

@@ -4,6 +4,10 @@ import type { EvmConfig } from './config-schema.ts'
 const DEV_CHAIN_IDS = new Set([31337, 1337])
 const isLoopback = (url: string) => ['127.0.0.1', 'localhost', '[::1]'].includes(new URL(url).hostname)
 
+/** A local development chain: a dev chain id, on this machine (the demo's `--chain local`). */
+export const isLocalChain = (network: { chainId: number; rpcUrl: string }): boolean =>
+  DEV_CHAIN_IDS.has(network.chainId) && isLoopback(network.rpcUrl)
+
 /**
  * The rules across fields of the EVM configuration, each reported on the field to change. Together they
  * make a rate lookup unambiguous: one network per id, one token per symbol on a network, one peg per

@@ -24,16 +24,12 @@ function receivingAddress(accounts: readonly string[], network: string): Address
   return account === undefined ? undefined : normalizeAddress(account.slice(network.length + 1))
 }
 
-/** How the page shows a quote's rate, from what the quote stored: "1 EUR = 1.0842 USDC". */
-export const rateDisplay = (currency: string, quote: StoredQuote, token: EvmToken): string =>
-  `1 ${currency} = ${quote.rate} ${token.symbol}`
-
+/** An option as the page gets it; the gateway API adds the rate its amount works out to (api-routes.ts). */
 export function toPaymentOption(payment: PaymentRecord, option: EvmOption): PaymentOption {
   const { network, token, quote } = option
   return {
     ...optionView({ id: option.id, network, token, value: quote.tokenMinor }),
     payTo: `${network.id}:${getAddress(quote.recipient)}`,
-    rate: rateDisplay(payment.currency, quote, token),
     transfer: { to: getAddress(token.address), data: transferCall(quote.recipient, quote.tokenMinor, paymentReference(payment.id)) },
   }
 }

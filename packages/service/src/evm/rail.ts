@@ -10,6 +10,7 @@ import type { PaymentRail } from '../rails/index.ts'
 import type { AccountStore } from '../accounts/index.ts'
 import { checkChainIds, evmChains } from './chains.ts'
 import { ConfigError, type EvmConfig } from './config.ts'
+import { isLocalChain } from './config-rules.ts'
 import { devWallet } from './dev-wallet.ts'
 import { evmFollower, type FollowerTiming } from './follower.ts'
 import { type Address, normalizeAddress } from './ids.ts'
@@ -205,6 +206,7 @@ export function evmRail(deps: EvmRailDeps) {
   const rail: PaymentRail = {
     // Test networks take sandbox partners' payments, real ones live partners': never the other way round.
     sandbox: deps.config.sandbox,
+    localChain: deps.config.networks.length > 0 && deps.config.networks.every(isLocalChain),
     serves: async (payment) => (await partners.isSandbox(payment.partnerId)) === deps.config.sandbox,
     wallets: () => [BROWSER_WALLET, ...devWallets],
     devWallet: answerDevWallet

@@ -9,6 +9,10 @@ import type { PaymentRecord } from '../payments/index.ts'
 export interface PaymentRail {
   /** Shown on the page: a sandbox rail gets the sandbox badge and its tools ("Expire now"). */
   readonly sandbox: boolean
+  /** Pays on a local development chain only (the demo's `--chain local`): the page says "local test chain". */
+  readonly localChain?: boolean
+  /** Prices at the sandbox's fixed rates, not a market's: the page says so beside each rate. */
+  readonly fixedSandboxRates?: boolean
   /** Whether this rail takes the payment (the sandbox rail: a sandbox partner's payment in sandbox mode). */
   serves(payment: PaymentRecord): Promise<boolean>
   /** The wallets the page offers the buyer. */

@@ -57,6 +57,7 @@ export function sandboxRail(deps: {
 
   return {
     sandbox: true,
+    fixedSandboxRates: true,
     serves: (payment) => partners.isSandbox(payment.partnerId),
     wallets: () => TEST_WALLETS,
     walletConnectUri: (payment, walletId) =>

@@ -5,7 +5,7 @@ import type { CheckoutSession } from '@till/contract'
  * server's HTML already (the first paint), so the JSON beside it leaves them out: every byte of the page
  * is on its critical path.
  */
-export type PageSession = Pick<CheckoutSession, 'paymentId' | 'sandbox' | 'wallets' | 'state'> & {
+export type PageSession = Pick<CheckoutSession, 'paymentId' | 'sandbox' | 'localChain' | 'wallets' | 'state'> & {
   merchant: Pick<CheckoutSession['merchant'], 'name'>
 }
 
@@ -13,6 +13,6 @@ export type PageSession = Pick<CheckoutSession, 'paymentId' | 'sandbox' | 'walle
 export type Bootstrap = { token: string; session: PageSession }
 
 export function pageSession(session: CheckoutSession): PageSession {
-  const { paymentId, merchant, sandbox, wallets, state } = session
-  return { paymentId, merchant: { name: merchant.name }, sandbox, wallets, state }
+  const { paymentId, merchant, sandbox, localChain, wallets, state } = session
+  return { paymentId, merchant: { name: merchant.name }, sandbox, ...(localChain ? { localChain } : {}), wallets, state }
 }

@@ -1,6 +1,6 @@
 import type { FiatAmount, TokenAmount } from '@till/contract'
 import { describe, expect, it } from 'vitest'
-import { formatFiat, formatRemaining, formatToken, minorToDecimal, shortAccount } from './format.ts'
+import { formatFiat, formatRate, formatRemaining, formatToken, minorToDecimal, shortAccount } from './format.ts'
 
 // Intl separates some currency codes from the number with a non-breaking space.
 const plain = (text: string) => text.replace(/\u00a0/g, ' ')
@@ -17,6 +17,12 @@ const usdc = (value: string): TokenAmount => ({
   unit: USDC_UNIT,
   value,
   display: { assetSymbol: 'USDC', assetName: 'USD Coin', decimals: 6 },
+})
+
+const eth = (value: string): TokenAmount => ({
+  unit: 'eip155:1/slip44:60',
+  value,
+  display: { assetSymbol: 'ETH', assetName: 'Ether', decimals: 18 },
 })
 
 describe('minorToDecimal', () => {
@@ -85,6 +91,13 @@ describe('formatToken', () => {
     expect(formatToken(usdc('1'), 'en-US')).toBe('0.000001 USDC')
   })
 
+  it('shows the examples of the one rule: exact, trailing zeros trimmed to two', () => {
+    expect(formatToken(usdc('69120000'), 'en-US')).toBe('69.12 USDC')
+    expect(formatToken(eth('4200000000000000'), 'en-US')).toBe('0.0042 ETH')
+    expect(formatToken(usdc('5000000'), 'en-US')).toBe('5.00 USDC')
+    expect(formatToken(eth('1000000000000000000'), 'en-US')).toBe('1.00 ETH')
+  })
+
   it('keeps all 18 decimals of a large 18-decimal amount', () => {
     const eth: TokenAmount = {
       unit: 'eip155:1/slip44:60',
@@ -97,6 +110,37 @@ describe('formatToken', () => {
   it('falls back to the last part of the unit, in whole minor units, when display is unknown', () => {
     const unknown: TokenAmount = { unit: USDC_UNIT, value: '13500000', display: null }
     expect(formatToken(unknown, 'en-US')).toBe('13,500,000 erc20:0x833589fcd6edb6e08f4c7c32d4f71b54bda02913')
+  })
+})
+
+describe('formatRate', () => {
+  it('divides the token amount by the fiat amount exactly', () => {
+    expect(formatRate(fiat('EUR', '1250', 2), usdc('13500000'), 'en-US')).toBe('1 EUR = 1.08 USDC')
+    expect(formatRate(fiat('EUR', '1250', 2), usdc('13552500'), 'en-US')).toBe('1 EUR = 1.0842 USDC')
+    expect(formatRate(fiat('USD', '500', 2), usdc('5000000'), 'en-US')).toBe('1 USD = 1.00 USDC')
+  })
+
+  it('takes each side’s decimals into account', () => {
+    expect(formatRate(fiat('JPY', '1500', 0), usdc('10050000'), 'en-US')).toBe('1 JPY = 0.0067 USDC')
+    expect(formatRate(fiat('KWD', '1000', 3), usdc('3250000'), 'en-US')).toBe('1 KWD = 3.25 USDC')
+    expect(formatRate(fiat('EUR', '2000', 2), eth('6246913580246914'), 'en-US')).toBe('1 EUR = 0.000312346 ETH')
+  })
+
+  it('rounds half up to six significant digits for display only', () => {
+    // 13.552501 USDC for 12.50 EUR is 1.08420008 USDC per EUR.
+    expect(formatRate(fiat('EUR', '1250', 2), usdc('13552501'), 'en-US')).toBe('1 EUR = 1.0842 USDC')
+    // 2/3 USDC per USD, and 1/6.
+    expect(formatRate(fiat('USD', '300', 2), usdc('2000000'), 'en-US')).toBe('1 USD = 0.666667 USDC')
+    expect(formatRate(fiat('USD', '600', 2), usdc('1000000'), 'en-US')).toBe('1 USD = 0.166667 USDC')
+  })
+
+  it('keeps two decimals of a large rate, and follows the locale', () => {
+    expect(formatRate(fiat('USD', '100', 2), usdc('1234567891234'), 'en-US')).toBe('1 USD = 1,234,567.89 USDC')
+    expect(formatRate(fiat('EUR', '1250', 2), usdc('13552500'), 'de-DE')).toBe('1 EUR = 1,0842 USDC')
+  })
+
+  it('refuses a zero amount', () => {
+    expect(() => formatRate(fiat('EUR', '0', 2), usdc('1'), 'en-US')).toThrow(RangeError)
   })
 })
 

@@ -28,7 +28,11 @@ export function formatFiat(amount: FiatAmount, locale: string): string {
   }).format(minorToDecimal(amount.value, digits) as DecimalString)
 }
 
-/** Token amounts show every significant decimal (a buyer signs for the exact amount), at least two. */
+/**
+ * The one rule for token amounts, wherever the page or the server shows one: every decimal the exact
+ * amount needs (a buyer signs for the exact amount), trailing zeros trimmed down to two: `69.12 USDC`,
+ * `0.0042 ETH`, `5.00 USDC`.
+ */
 export function formatToken(amount: TokenAmount, locale: string): string {
   const decimals = amount.display?.decimals ?? 0
   const symbol = amount.display?.assetSymbol ?? amount.unit.split('/').pop() ?? ''
@@ -37,6 +41,30 @@ export function formatToken(amount: TokenAmount, locale: string): string {
     maximumFractionDigits: decimals,
   }).format(minorToDecimal(amount.value, decimals) as DecimalString)
   return `${number} ${symbol}`
+}
+
+/** Significant digits a rate is rounded to for display: the amount itself is never rounded. */
+const RATE_DIGITS = 6
+
+/**
+ * The rate an option's amount works out to, "1 EUR = 1.08 USDC": the token amount over the fiat amount,
+ * divided exactly in bigints, then rounded half up to six significant digits (at least two decimals) for
+ * display only, and trimmed like a token amount.
+ */
+export function formatRate(fiat: FiatAmount, token: TokenAmount, locale: string): string {
+  const code = fiat.unit.slice('iso4217/'.length)
+  const symbol = token.display?.assetSymbol ?? token.unit.split('/').pop() ?? ''
+  const numerator = BigInt(token.value) * 10n ** BigInt(fiat.display.decimals)
+  const denominator = BigInt(fiat.value) * 10n ** BigInt(token.display?.decimals ?? 0)
+  if (denominator === 0n) throw new RangeError('no rate for a zero amount')
+  // Enough decimals for RATE_DIGITS significant digits, at least two; the quotient is then rounded half up.
+  let places = 2
+  while (places < 60 && (numerator * 10n ** BigInt(places)) / denominator < 10n ** BigInt(RATE_DIGITS - 1)) places++
+  const scaled = (numerator * 10n ** BigInt(places) * 2n + denominator) / (denominator * 2n)
+  const number = new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: places }).format(
+    minorToDecimal(scaled.toString(), places) as DecimalString,
+  )
+  return `1 ${code} = ${number} ${symbol}`
 }
 
 /** `eip155:8453:0xabc…` → `0xabcd…7890`: enough to recognise, short enough to read. */

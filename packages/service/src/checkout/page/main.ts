@@ -32,10 +32,12 @@ function sandboxClientId(): string {
   }
 }
 
-function litScreen(root: HTMLElement, live: HTMLElement): Screen {
+function litScreen(root: HTMLElement, live: HTMLElement, label: HTMLElement | null): Screen {
   return {
     show(model, actions, focus) {
       render(view(model, en, actions), root)
+      // The amount above the app says what it is now: due, being paid, paid (the outcome chunk has the words).
+      if (label && model.outcome) label.textContent = model.outcome.amountLabel[model.status.status]
       if (focus) root.querySelector<HTMLElement>('[data-focus]')?.focus()
     },
     announce(text) {
@@ -54,7 +56,7 @@ if (data && root && live) {
   const dev = session.wallets.find((wallet) => wallet.devAccount)
   const local = dev ? [devWallet(api, dev.name)] : []
   new CheckoutController({
-    screen: litScreen(root, live),
+    screen: litScreen(root, live, document.getElementById('checkout-amount-label')),
     session,
     api,
     t: en,

@@ -62,6 +62,8 @@ export type OutcomeScreens = {
   processing(model: Model): TemplateResult
   final(model: Model, status: FinalView): TemplateResult
   notices: Record<LaterNotice, string>
+  /** The label of the amount at the top of the page, by the payment's status (amount-labels.ts). */
+  amountLabel: Record<CheckoutStatus['status'], string>
 }
 
 /** The newer of two observations of the same payment; an ended payment keeps the end it was first seen with. */

@@ -1,4 +1,5 @@
 import type { CheckoutPaid, FinalStatus } from '@till/contract'
+import { amountLabelsFor } from './amount-labels.ts'
 import type { FinalView, LaterNotice, Model, OutcomeScreens } from './model.ts'
 import type { Strings } from './strings.ts'
 import type { ViewKit } from './view.ts'
@@ -16,6 +17,7 @@ import type { ViewKit } from './view.ts'
 export const outcomeWords = {
   en: {
     processingBody: 'Your transaction was sent. Waiting for the network to confirm it; you can keep this page open.',
+    payingWith: 'Paying with',
     paidWith: 'Paid with',
     finalBody: {
       succeeded: 'Thank you. Your payment has been received.',
@@ -42,20 +44,23 @@ export function outcomeScreens(kit: ViewKit, t: Strings): OutcomeScreens {
   const byLocale: Record<string, OutcomeWords> = outcomeWords
   const words = byLocale[t.locale] ?? outcomeWords.en
 
-  const paidDetails = (paid: CheckoutPaid | null) =>
+  // "Paying with" while the network confirms, "Paid with" once it has; a payment that failed or expired was
+  // not paid with anything.
+  const paidDetails = (paid: CheckoutPaid | null, label: string) =>
     paid?.tokenAmount
       ? html`<dl class="details">
-          <div><dt>${words.paidWith}</dt><dd>${formatToken(paid.tokenAmount, t.locale)} ${t.onNetwork(paid.network.name)}</dd></div>
+          <div><dt>${label}</dt><dd>${formatToken(paid.tokenAmount, t.locale)} ${t.onNetwork(paid.network.name)}</dd></div>
           ${paid.transactionHash ? transactionDetail(paid.transactionHash, t) : nothing}
         </dl>`
       : nothing
 
   return {
     notices: words.notices,
+    amountLabel: amountLabelsFor(t.locale),
 
     processing: (model: Model) => html`
       <p>${words.processingBody}</p>
-      ${paidDetails(model.status.paid)}
+      ${paidDetails(model.status.paid, words.payingWith)}
     `,
 
     final(model: Model, status: FinalView) {
@@ -64,7 +69,7 @@ export function outcomeScreens(kit: ViewKit, t: Strings): OutcomeScreens {
       const left = model.redirectAt === null ? null : Math.max(0, model.redirectAt - model.now)
       return html`
         <p>${words.finalBody[status]}</p>
-        ${status === 'failed' ? nothing : paidDetails(model.status.paid)}
+        ${status === 'succeeded' ? paidDetails(model.status.paid, words.paidWith) : nothing}
         ${
           redirect && left !== null
             ? html`<div class="countdown">

@@ -7,6 +7,7 @@ import type { CheckoutWalletId, FinalStatus } from '@till/contract'
  */
 export const en = {
   locale: 'en',
+  // Above the sandbox's test wallets (a local chain has none: its badge says what it is).
   sandboxNote: 'Test mode: no real money moves. Each test wallet always ends the payment the same way.',
 
   expiresIn: (time: string) => `Expires in ${time}`,
@@ -23,6 +24,7 @@ export const en = {
     browser: 'Connect, then approve the payment in this wallet.',
     sandbox_mobile: 'Opens a wallet app by its link, as on a phone.',
   } satisfies Record<CheckoutWalletId, string>,
+  devWalletOutcome: 'Signs for you with a funded test account.',
   noBrowserWallet:
     'No browser wallet found. To pay, install a wallet extension, or open this page in your wallet app’s browser, then reload.',
   connectingHeading: 'Check your wallet',
@@ -52,7 +54,7 @@ export const en = {
   } satisfies Record<FinalStatus, string>,
   returningIn: (merchant: string, seconds: number) => `Returning to ${merchant} in ${seconds} ${seconds === 1 ? 'second' : 'seconds'}.`,
 
-  expireNow: 'Expire now (sandbox)',
+  expireNow: 'Expire now (test mode)',
   expireNowHint: 'Ends this payment as if its time had run out.',
 
   // The words of the notices that follow a failed step once a wallet is picked are in outcome.ts.
@@ -68,13 +70,15 @@ export type Strings = typeof en
 /**
  * Words the server renders, which the page's script never shows (the bundle does not import them, so they
  * cost it nothing): the page's first paint, and the pages served without the script: a payment not found, an
- * embedding the app got wrong, a wallet link opened in a browser (spec 4.8), and the service briefly away.
+ * embedding the app got wrong, a wallet link opened in a browser (spec 4.8), and the service briefly away;
+ * and the rate of a payment option, which the gateway API words (api-routes.ts) and the page shows as it is.
  */
 export const serverPages = {
   title: (merchant: string, amount: string) => `Pay ${amount} to ${merchant}`,
   payTo: 'Pay to',
-  amountLabel: 'Amount due',
   sandboxBadge: 'Sandbox',
+  localChainBadge: 'Local test chain',
+  sandboxRate: (rate: string) => `${rate} (fixed sandbox rate)`,
   noScript: 'This checkout needs JavaScript to connect a wallet. Turn JavaScript on and reload the page.',
   notFoundTitle: 'Payment not found',
   notFoundBody: 'This checkout link is not valid. Go back to the shop and start the payment again.',
@@ -84,6 +88,7 @@ export const serverPages = {
   walletLinkTitle: 'This link opens in a wallet app',
   walletLinkBody:
     'On a phone, this link opens the wallet app that pays the checkout. In a browser there is nothing to do here: go back to the checkout page and choose another wallet.',
+  walletLinkBack: 'Back to the checkout page',
   walletLinkMissing: 'This is not a wallet link: it carries no wc: URI.',
   unavailableTitle: 'Checkout is briefly unavailable',
   unavailableBody: 'The payment service is restarting. This page tries again by itself in a few seconds.',

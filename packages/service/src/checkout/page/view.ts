@@ -3,6 +3,7 @@ import { html, nothing, type TemplateResult } from 'lit-html'
 import { formatRemaining, formatToken, shortAccount } from './format.ts'
 import { isFinalView, remainingMs, viewKey, type FinalView, type LaterNotice, type Model, type Step, type ViewKey } from './model.ts'
 import type { Strings } from './strings.ts'
+import { DEV_WALLET_UUID } from './wallets/dev-wallet.ts'
 import type { AnnouncedWallet } from './wallets/discovery.ts'
 
 export type Actions = {
@@ -87,7 +88,7 @@ function pendingView(model: Model, t: Strings, actions: Actions) {
 }
 
 function connectView(model: Model, t: Strings, actions: Actions) {
-  const { wallets, sandbox } = model.session
+  const { wallets, sandbox, localChain } = model.session
   if (wallets.length === 0) return html`${heading(t.connectHeading)}<p>${t.noWallets}</p>`
   // The session's `browser` entry stands for every wallet this browser announced, each its own button; a
   // local chain's dev wallet is announced among them (main.ts), so its own entry draws nothing more.
@@ -96,7 +97,13 @@ function connectView(model: Model, t: Strings, actions: Actions) {
       ? []
       : wallet.id === 'browser'
         ? model.browserWallets.map((found, index) =>
-            walletButton(`browser-wallet-${index}`, found.name, found.icon, t.walletOutcome.browser, () => actions.connectBrowser(found)),
+            walletButton(
+              `browser-wallet-${index}`,
+              found.name,
+              found.icon,
+              found.uuid === DEV_WALLET_UUID ? t.devWalletOutcome : t.walletOutcome.browser,
+              () => actions.connectBrowser(found),
+            ),
           )
         : [walletButton(`wallet-${wallet.id}`, wallet.name, null, t.walletOutcome[wallet.id], () => actions.connect(wallet))],
   )
@@ -107,7 +114,7 @@ function connectView(model: Model, t: Strings, actions: Actions) {
       buttons.length === 0
         ? nothing
         : html`<p class="intro">${t.connectIntro}</p>
-          ${sandbox ? html`<p class="hint">${t.sandboxNote}</p>` : nothing}
+          ${sandbox && !localChain ? html`<p class="hint">${t.sandboxNote}</p>` : nothing}
           <ul class="wallets" role="list">${buttons}</ul>`
     }
     ${noBrowserWallet ? html`<p>${t.noBrowserWallet}</p>` : nothing}

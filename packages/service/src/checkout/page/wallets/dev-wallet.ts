@@ -9,9 +9,12 @@ const UNSUPPORTED = 4200
  * EIP-1193 provider whose requests Till answers with a dev account the chain's node signs for. It pays a
  * payment on the local chain with no extension installed (the demo's `--chain local`).
  */
+/** How the page tells the dev wallet from the browser's own, to say what it does (it asks no approval). */
+export const DEV_WALLET_UUID = 'till-dev-wallet'
+
 export function devWallet(api: Gateway, name: string): AnnouncedWallet {
   return {
-    uuid: 'till-dev-wallet',
+    uuid: DEV_WALLET_UUID,
     name,
     icon: null,
     provider: {
