@@ -1,24 +1,44 @@
 // `npm start`: installs dependencies, then runs the demo: the sandbox service on http://127.0.0.1:4000
 // (its embedded PostgreSQL), the demo shop's backend and the built shop on https://127.0.0.1:5443. Flags are
-// passed on to demo/server/main.ts (`npm start -- --port 8443`).
+// passed on to demo/server/main.ts (`npm start -- --port 8443`). What has not changed since the last start
+// is not built again; a build's output shows only if it fails.
 
 import { spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { buildPackages, ensurePnpm, installDependencies, log, repoRoot } from './lib/ensure.mjs'
+import { buildPackages, ensurePnpm, installDependencies, log, repoRoot, run } from './lib/ensure.mjs'
+import { buildStamp } from './lib/fresh.mjs'
+
+const demo = (...parts) => path.join(repoRoot, 'demo', ...parts)
+// The shop's pages, their build and the elements they bundle; the packages' build is checked before.
+const shopBuild = buildStamp(path.join(repoRoot, 'node_modules', '.till', 'shop-built'), [
+  demo('shop'),
+  demo('brand'),
+  demo('vite.config.ts'),
+  demo('server', 'logo.ts'),
+  demo('server', 'brand.ts'),
+  path.join(repoRoot, 'packages', 'elements', 'src'),
+])
 
 try {
   ensurePnpm()
-  installDependencies()
-  buildPackages()
+  installDependencies({ quiet: true })
+  buildPackages({ quiet: true })
+  if (!existsSync(demo('dist', 'index.html')) || !shopBuild.isFresh()) {
+    log('building the shop')
+    shopBuild.build(() =>
+      run(process.execPath, ['--import', 'tsx', demo('server', 'build-shop.ts')], { stdio: ['ignore', 'ignore', 'inherit'] }),
+    )
+  }
 } catch (error) {
   log(`setup failed: ${error instanceof Error ? error.message : String(error)}`)
   process.exit(1)
 }
 
 // Node itself rather than a pnpm script: the demo then gets exactly the signals forwarded below, no more.
-const args = ['--import', 'tsx', path.join(repoRoot, 'demo', 'server', 'main.ts'), ...process.argv.slice(2)]
-log('starting the demo: the Till service, the shop backend and the shop (building it first)')
+const args = ['--import', 'tsx', demo('server', 'main.ts'), '--no-build', ...process.argv.slice(2)]
+log('starting the demo: the Till service, the shop backend and the shop')
 
 // Its own process group, so that Ctrl-C reaches the demo once, through us:
 // a second SIGINT makes it exit without finishing requests or closing the database.

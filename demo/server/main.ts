@@ -83,7 +83,10 @@ async function main(): Promise<void> {
   const stop = (): void => {
     if (stopping) return
     stopping = true
-    void stack.stop().then(() => process.exit(0))
+    void stack.stop().then(() => {
+      process.stdout.write('  Stopped: the shop, Till and its database.\n')
+      process.exit(0)
+    })
   }
   process.on('SIGINT', stop)
   process.on('SIGTERM', stop)

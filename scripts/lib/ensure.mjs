@@ -4,9 +4,10 @@
 // this runs before `pnpm install`.
 
 import { spawnSync } from 'node:child_process'
-import { accessSync, constants, existsSync, statSync } from 'node:fs'
+import { accessSync, constants, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { buildStamp } from './fresh.mjs'
 
 export const PNPM_VERSION = '12.21.0'
 export const repoRoot = fileURLToPath(new URL('../..', import.meta.url))
@@ -74,31 +75,44 @@ function mtimeMs(file) {
   }
 }
 
-/**
- * node_modules is stale when the lockfile changed after pnpm last wrote it
- * (a pull or a branch switch): then install exactly what the lockfile says.
- */
-function nodeModulesState() {
-  const installedAt = mtimeMs(path.join(repoRoot, 'node_modules', '.modules.yaml'))
-  if (installedAt === undefined) return 'missing'
-  const lockfileAt = mtimeMs(path.join(repoRoot, 'pnpm-lock.yaml')) ?? 0
-  return lockfileAt > installedAt ? 'stale' : 'fresh'
+/** The manifests pnpm installs from: the lockfile, the workspace's and every project's package.json. */
+function manifests() {
+  const projects = ['demo', 'e2e', ...readdirSync(path.join(repoRoot, 'packages')).map((name) => path.join('packages', name))]
+  return ['pnpm-lock.yaml', 'pnpm-workspace.yaml', 'package.json', ...projects.map((project) => path.join(project, 'package.json'))]
 }
 
-export function installDependencies() {
+/**
+ * node_modules is stale when the lockfile or a manifest changed after pnpm last wrote it (a pull, a branch
+ * switch, a dependency added by hand): then install what they say.
+ */
+const INSTALLED_STAMP = path.join(repoRoot, 'node_modules', '.till', 'installed')
+
+function nodeModulesState() {
+  const pnpmWroteAt = mtimeMs(path.join(repoRoot, 'node_modules', '.modules.yaml'))
+  if (pnpmWroteAt === undefined) return 'missing'
+  // pnpm leaves its state file alone when it finds nothing to do; the stamp says an install ran since.
+  const installedAt = Math.max(pnpmWroteAt, mtimeMs(INSTALLED_STAMP) ?? 0)
+  const changedAt = Math.max(...manifests().map((file) => mtimeMs(path.join(repoRoot, file)) ?? 0))
+  return changedAt > installedAt ? 'stale' : 'fresh'
+}
+
+/** Installs what the lockfile says when it or a manifest changed since the last install. `quiet` shows pnpm's output only if it fails. */
+export function installDependencies({ quiet = false } = {}) {
   const state = nodeModulesState()
-  if (isCI() || state !== 'fresh') {
-    log(`installing dependencies from the lockfile (${isCI() ? 'CI' : `node_modules ${state}`})`)
-    try {
-      run('pnpm', ['install', '--frozen-lockfile'])
-      return
-    } catch (error) {
-      // In CI a lockfile that does not match package.json is a real error.
-      if (isCI()) throw error
-      log('the lockfile does not match package.json; running a normal install that updates it')
-    }
+  // Nothing changed since pnpm last installed: nothing to do, and nothing to print.
+  if (!isCI() && state === 'fresh') return
+  log(`installing dependencies from the lockfile (${isCI() ? 'CI' : `node_modules ${state}`})`)
+  const pnpm = (args) => (quiet ? runQuietly('pnpm', args) : run('pnpm', args))
+  try {
+    pnpm(['install', '--frozen-lockfile'])
+  } catch (error) {
+    // In CI a lockfile that does not match package.json is a real error.
+    if (isCI()) throw error
+    log('the lockfile does not match package.json; running a normal install that updates it')
+    pnpm(['install', '--prefer-offline'])
   }
-  run('pnpm', ['install', '--prefer-offline'])
+  mkdirSync(path.dirname(INSTALLED_STAMP), { recursive: true })
+  writeFileSync(INSTALLED_STAMP, `${new Date().toISOString()}\n`)
 }
 
 function isExecutable(file) {
@@ -147,11 +161,48 @@ export function ensureChromium() {
   return DEBIAN_CHROMIUM
 }
 
+/** Runs a command and shows its output only if it fails: a build that works needs no fifteen lines. */
+function runQuietly(command, args) {
+  const result = spawnSync(command, args, { cwd: repoRoot, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })
+  if (result.error) throw new Error(`could not run ${command}: ${result.error.message}`)
+  if (result.status !== 0) {
+    process.stderr.write(`${result.stdout}${result.stderr}`)
+    throw new Error(`\`${[command, ...args].join(' ')}\` exited with code ${result.status}`)
+  }
+}
+
+/** Every workspace package with a build, by folder. */
+function builtPackages() {
+  const dir = path.join(repoRoot, 'packages')
+  return readdirSync(dir).filter((name) => {
+    try {
+      return Boolean(JSON.parse(readFileSync(path.join(dir, name, 'package.json'), 'utf8')).scripts?.build)
+    } catch {
+      return false
+    }
+  })
+}
+
+const packagesBuild = buildStamp(path.join(repoRoot, 'node_modules', '.till', 'packages-built'), [
+  path.join(repoRoot, 'packages'),
+  path.join(repoRoot, 'tsconfig.base.json'),
+  path.join(repoRoot, 'pnpm-lock.yaml'),
+])
+
 /**
- * Builds the public packages into their dist/ folders: the workspace uses them as a user's project would,
- * through their exports (docs/decisions/0015). TypeScript 7 takes a second or two.
+ * Builds the packages into their dist/ folders: the workspace uses them as a user's project would, through
+ * their exports (docs/decisions/0015), and `till` runs the service's (docs/decisions/0027). Skipped when no
+ * source changed since the last build and every package's dist/ is there. `quiet` shows the build's output
+ * only if it fails.
  */
-export function buildPackages() {
-  log('building the public packages (pnpm build)')
-  run('pnpm', ['run', 'build'], { stdio: ['ignore', 'inherit', 'inherit'] })
+export function buildPackages({ quiet = false } = {}) {
+  const missing = builtPackages().filter((name) => !existsSync(path.join(repoRoot, 'packages', name, 'dist')))
+  if (missing.length === 0 && packagesBuild.isFresh()) {
+    if (!quiet) log('packages unchanged since their last build')
+    return
+  }
+  log('building the packages (pnpm build)')
+  packagesBuild.build(() =>
+    quiet ? runQuietly('pnpm', ['run', 'build']) : run('pnpm', ['run', 'build'], { stdio: ['ignore', 'inherit', 'inherit'] }),
+  )
 }
