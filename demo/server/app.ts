@@ -1,6 +1,8 @@
 // The demo shop's backend: the built storefront, a small orders API, and the pay router of @till/express
 // mounted at /pay. The Till API key is in `deps.till` and in nothing this app sends to a browser.
-import { toErrorIssues } from '@till/contract'
+import { TillClient } from '@till/client'
+import { toErrorIssues, type WebhookEvent } from '@till/contract'
+import { isFinalStatus } from '@till/contract/statuses'
 import { payRouter } from '@till/express'
 import express, { type Express, type NextFunction, type Request, type Response } from 'express'
 import { z } from 'zod'
@@ -113,20 +115,28 @@ export function createDemoApp(deps: DemoDeps): Express {
     else response.set('Cache-Control', 'no-store').json(orderView(order))
   })
 
+  // One client for the pay router and the shop's own status reads.
+  const till = new TillClient(deps.till)
   app.use(
     '/pay',
     payRouter<DemoOrder>({
-      till: deps.till,
+      till,
       orders: book.store,
       returnUrl: `${deps.shopOrigin}/return.html`,
       checkout: (order, url) => checkoutFor(order.returnMode, url),
-      onPaid: (order, paymentId) => {
+      // Each status the router reads from Till (the return page's check, a webhook) is the attempt's status.
+      onStatus: (order, paymentId, status) => {
+        book.recordStatus(order.id, paymentId, status.status)
+      },
+      onPaid: (order, paymentId, source) => {
         // A real shop would ship the order here; the demo keeps a log the orders page shows.
-        order.fulfilments.push({ at: new Date(), paymentId })
+        book.fulfil(order.id, paymentId, source)
       },
       onError: (error) => log('[demo] payment error', error),
       // Till tells the shop of payments itself, so orders are paid even when the buyer never comes back.
-      ...(deps.webhookSecret ? { webhookSecret: deps.webhookSecret } : {}),
+      ...(deps.webhookSecret
+        ? { webhookSecret: deps.webhookSecret, onEvent: (event: WebhookEvent) => learnFromEvent(till, book, event) }
+        : {}),
     }),
   )
 
@@ -136,6 +146,20 @@ export function createDemoApp(deps: DemoDeps): Express {
     response.status(500).json({ code: 'internal_error', message: 'Something went wrong in the demo shop.' })
   })
   return app
+}
+
+/**
+ * A webhook about any attempt of an order (an earlier one too, or one whose buyer never came back): the
+ * event only says which payment to look at; its status is read from Till. A read that fails throws, so
+ * the delivery is answered 500 and Till delivers it again.
+ */
+async function learnFromEvent(till: TillClient, book: OrderBook, event: WebhookEvent): Promise<void> {
+  const { paymentId, referenceId } = event.data
+  const attempt = book.get(referenceId)?.attempts.find((candidate) => candidate.paymentId === paymentId)
+  // Unknown, or already final (the router read a succeeded payment's status itself, just before).
+  if (attempt === undefined || isFinalStatus(attempt.status)) return
+  const { status } = await till.merchantPayments.status(paymentId)
+  book.recordStatus(referenceId, paymentId, status)
 }
 
 // The storefront's pages load only their own scripts and styles; the shop talks to its own backend only.

@@ -12,9 +12,12 @@ export type ReturnMode = 'https' | 'http' | 'malformed' | 'missing'
 
 export interface OrderView {
   id: string
+  createdAt: string
   paymentId: string | null
   paid: boolean
-  fulfilments: { at: string; paymentId: string }[]
+  /** Every payment of the order, oldest first, with the status the shop last read from Till. */
+  attempts: { paymentId: string; status: string; statusAt: string }[]
+  fulfilments: { at: string; paymentId: string; by: string }[]
 }
 
 export interface Shop {
@@ -40,6 +43,11 @@ export interface Shop {
    * stack's service holds it until then: --sandbox-hold-confirmations in playwright.config.ts).
    */
   confirm(paymentId: string): Promise<void>
+  /**
+   * Till's sandbox reach-deadline endpoint: the pending payment's time runs out now, and Till expires it as
+   * it would any payment whose buyer walked away.
+   */
+  reachDeadline(paymentId: string): Promise<void>
 }
 
 interface StackState {
@@ -72,6 +80,9 @@ function shopOf(state: StackState, api: APIRequestContext): Shop {
     },
     confirm: async (paymentId) => {
       await ok(await api.post(sandboxUrl(paymentId, 'confirm'), { headers: merchantHeaders }))
+    },
+    reachDeadline: async (paymentId) => {
+      await ok(await api.post(sandboxUrl(paymentId, 'reach-deadline'), { headers: merchantHeaders }))
     },
   }
 }

@@ -4,7 +4,7 @@ import { chainClients } from '@till/devchain'
 import { erc20Abi, getAddress } from 'viem'
 import { freezePageClock, outcomeHeading } from '../checkout/buyer.ts'
 import { expect, test } from './fixtures.ts'
-import { expectOrderRow, goToCheckout, placeOrder, returnView } from './shopper.ts'
+import { expectOrder, goToCheckout, placeOrder, returnView } from './shopper.ts'
 
 test.beforeEach(async ({ page }) => {
   await page.clock.install()
@@ -35,5 +35,5 @@ test('a shopper pays with the Local dev wallet, and the tokens reach the shop on
   const { paymentId } = await shop.order(orderId)
   await expect(page).toHaveURL(shop.url(`/return.html?order=${orderId}&payment_id=${paymentId}`))
   await expect(returnView(page, 'Thank you! Your order is paid and on its way.')).toBeVisible()
-  await expectOrderRow(page, shop, orderId, 'Paid', 'Once')
+  await expectOrder(page, shop, orderId, 'Paid', 'Once')
 })

@@ -2,7 +2,7 @@
 // 3-second countdown → the shop's return page, which shows what the shop's backend read from Till.
 import { freezePageClock, outcomeHeading, payWith } from '../checkout/buyer.ts'
 import { expect, test } from './fixtures.ts'
-import { endPaymentAndWait, expectOrderRow, goToCheckout, placeOrder, returnView } from './shopper.ts'
+import { endPaymentAndWait, expectOrder, goToCheckout, placeOrder, returnView } from './shopper.ts'
 
 test.beforeEach(async ({ page }) => {
   await page.clock.install()
@@ -26,7 +26,7 @@ test('a paid order comes back to the shop as paid and is fulfilled once, however
   await expect(returnView(page, 'Thank you! Your order is paid and on its way.')).toBeVisible()
   await page.reload()
   await expect(returnView(page, 'Thank you! Your order is paid and on its way.')).toBeVisible()
-  await expectOrderRow(page, shop, orderId, 'Paid', 'Once')
+  await expectOrder(page, shop, orderId, 'Paid', 'Once')
   expect((await shop.order(orderId)).fulfilments).toHaveLength(1)
 })
 
@@ -36,7 +36,7 @@ test('a declined payment comes back as failed, and the order stays unpaid', asyn
   await endPaymentAndWait(page, 'declines')
   await expect(page).toHaveURL(new RegExp(`/return\\.html\\?order=${orderId}&payment_id=pay_`))
   await expect(returnView(page, 'Your payment failed and nothing was charged.')).toBeVisible()
-  await expectOrderRow(page, shop, orderId, 'Not paid', 'Not yet')
+  await expectOrder(page, shop, orderId, 'Payment failed', 'Not yet')
 })
 
 test('a payment left to expire comes back as expired', async ({ page, shop }) => {
@@ -45,7 +45,7 @@ test('a payment left to expire comes back as expired', async ({ page, shop }) =>
   await endPaymentAndWait(page, 'expire')
   await expect(page).toHaveURL(new RegExp(`/return\\.html\\?order=${orderId}&payment_id=pay_`))
   await expect(returnView(page, 'The time to pay ran out.')).toBeVisible()
-  await expectOrderRow(page, shop, orderId, 'Not paid', 'Not yet')
+  await expectOrder(page, shop, orderId, 'Payment expired', 'Not yet')
 })
 
 test('a slow network: the checkout page shows processing, then success, and the shop fulfils the order', async ({ page, shop }) => {
@@ -60,7 +60,7 @@ test('a slow network: the checkout page shows processing, then success, and the 
   await freezePageClock(page)
   await page.clock.runFor(3_000)
   await expect(returnView(page, 'Thank you! Your order is paid and on its way.')).toBeVisible()
-  await expectOrderRow(page, shop, orderId, 'Paid', 'Once')
+  await expectOrder(page, shop, orderId, 'Paid', 'Once')
 })
 
 test('a buyer back on the return page while the payment is processing sees it update to paid', async ({ page, shop }) => {

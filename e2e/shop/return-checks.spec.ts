@@ -1,7 +1,7 @@
 // The return page believes only the shop's backend, which believes only Till: a URL cannot mark an order
 // paid, and the API key never reaches the browser.
 import { expect, test } from './fixtures.ts'
-import { endPaymentAndWait, expectOrderRow, goToCheckout, placeOrder, returnView } from './shopper.ts'
+import { endPaymentAndWait, expectOrder, goToCheckout, placeOrder, returnView } from './shopper.ts'
 
 test('a tampered payment_id shows the mismatch and fulfils nothing', async ({ page, shop }) => {
   const paid = await shop.placeOrder([{ productId: 'teapot', quantity: 1 }])
@@ -18,7 +18,7 @@ test('a tampered payment_id shows the mismatch and fulfils nothing', async ({ pa
     await page.goto(shop.url(`/return.html?${query}`))
     await expect(returnView(page, 'This payment does not belong to this order, so nothing was changed.')).toBeVisible()
   }
-  await expectOrderRow(page, shop, open.id, 'Not paid', 'Not yet')
+  await expectOrder(page, shop, open.id, 'Awaiting payment', 'Not yet')
   // The paid order is fulfilled by Till's webhook, once, with its own payment: never through the open
   // order's tampered return URLs.
   await expect.poll(async () => (await shop.order(paid.id)).fulfilments.map((f) => f.paymentId)).toEqual([paidPayment.paymentId])
@@ -40,7 +40,7 @@ test('the API key appears in no byte the browser receives or sends, through a wh
   await goToCheckout(page, shop)
   await endPaymentAndWait(page, 'pays')
   await expect(returnView(page, 'Thank you! Your order is paid and on its way.')).toBeVisible()
-  await expectOrderRow(page, shop, orderId, 'Paid', 'Once')
+  await expectOrder(page, shop, orderId, 'Paid', 'Once')
 
   expect(seen.length).toBeGreaterThan(15)
   expect(seen.some((text) => text.includes(orderId))).toBe(true)

@@ -53,12 +53,18 @@ export async function endPaymentAndWait(page: Page, how: keyof typeof ENDINGS): 
 
 export const returnView = (page: Page, text: string | RegExp) => page.locator('pay-return').getByText(text)
 
-/** The orders page's row of an order: its status and how many times it was fulfilled. */
-export async function expectOrderRow(page: Page, shop: Shop, orderId: string, status: 'Paid' | 'Not paid', fulfilled: 'Once' | 'Not yet') {
-  await page.goto(shop.url('/orders.html'))
-  const row = page.getByRole('row', { name: new RegExp(orderId) })
-  await expect(row.getByRole('cell').nth(1)).toHaveText(status)
-  await expect(row.getByRole('cell').nth(3)).toHaveText(fulfilled)
+/** The order's card on the Orders page, named by its heading. */
+export const orderCard = (page: Page, orderId: string) => page.getByRole('article', { name: `Order ${orderId}` })
+
+/** What the Orders page says of the order as a whole (the card's description), from its latest attempt. */
+export type OrderState = 'Paid' | 'Payment failed' | 'Payment expired' | 'Awaiting payment' | 'Payment processing'
+
+/** The order on the Orders page: its state, and whether it was fulfilled (once, never more). */
+export async function expectOrder(page: Page, shop: Shop, orderId: string, state: OrderState, fulfilled: 'Once' | 'Not yet') {
+  await page.goto(shop.url(`/orders.html?order=${orderId}`))
+  const card = orderCard(page, orderId)
+  await expect(card).toHaveAccessibleDescription(state)
+  await expect(card.getByText(fulfilled === 'Once' ? /^Fulfilled once, by / : 'Not fulfilled yet.')).toBeVisible()
 }
 
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')

@@ -3,7 +3,7 @@
 // still fulfils it only once.
 import { freezePageClock, outcomeHeading, payWith } from '../checkout/buyer.ts'
 import { expect, test } from './fixtures.ts'
-import { expectOrderRow, goToCheckout, placeOrder } from './shopper.ts'
+import { expectOrder, goToCheckout, placeOrder } from './shopper.ts'
 
 test('a buyer who pays and closes the tab during the countdown still gets the order paid, fulfilled once', async ({
   page,
@@ -22,7 +22,7 @@ test('a buyer who pays and closes the tab during the countdown still gets the or
   // Nobody comes back to the shop: only Till's webhook can tell it.
   await expect.poll(async () => (await shop.order(orderId)).paid).toBe(true)
   const orders = await context.newPage()
-  await expectOrderRow(orders, shop, orderId, 'Paid', 'Once')
+  await expectOrder(orders, shop, orderId, 'Paid', 'Once')
   expect((await shop.order(orderId)).fulfilments).toHaveLength(1)
 })
 
@@ -35,7 +35,7 @@ test('with http:// return URLs (no redirect), the order is paid without any retu
   await expect(page.getByText('You can close this page now.')).toBeVisible()
 
   await expect.poll(async () => (await shop.order(orderId)).paid).toBe(true)
-  await expectOrderRow(page, shop, orderId, 'Paid', 'Once')
+  await expectOrder(page, shop, orderId, 'Paid', 'Once')
   // The order page no longer offers to pay again (it did, before webhooks: and answered "already paid").
   await page.goto(shop.url(`/order.html?order=${orderId}`))
   await expect(page.getByText('This order is paid.')).toBeVisible()
@@ -49,6 +49,6 @@ test('the return page and the webhook race, and the order is fulfilled once', as
   await Promise.all([shop.simulate(paymentId, 'succeeded'), page.goto(shop.url(`/return.html?order=${order.id}&payment_id=${paymentId}`))])
   await expect(page.locator('pay-return').getByText('Thank you! Your order is paid and on its way.')).toBeVisible()
   await expect.poll(async () => (await shop.order(order.id)).paid).toBe(true)
-  await expectOrderRow(page, shop, order.id, 'Paid', 'Once')
+  await expectOrder(page, shop, order.id, 'Paid', 'Once')
   expect((await shop.order(order.id)).fulfilments).toHaveLength(1)
 })

@@ -1,5 +1,8 @@
 // The shop's calls to its own backend. Money arrives as integer minor units plus a display string made on
 // the server; the pages never compute a price.
+import type { MerchantPaymentStatus } from '@till/contract/statuses'
+import type { StatusSource } from '@till/express'
+
 export interface Money {
   currency: string
   value: string
@@ -29,6 +32,12 @@ export interface Quote {
   total: Money
 }
 
+/** A payment's status as the shop read it from Till: the contract's vocabulary, never a list of our own. */
+export type AttemptStatus = MerchantPaymentStatus
+
+/** What read the status that fulfilled an order (the pay router's `onPaid`). */
+export type { StatusSource }
+
 export type ReturnMode = 'https' | 'http' | 'malformed' | 'missing'
 
 export interface Order {
@@ -39,7 +48,9 @@ export interface Order {
   returnMode: ReturnMode
   paymentId: string | null
   paid: boolean
-  fulfilments: { at: string; paymentId: string }[]
+  /** Every payment of the order, oldest first, with the status the shop last read from Till. */
+  attempts: { paymentId: string; startedAt: string; status: AttemptStatus; statusAt: string }[]
+  fulfilments: { at: string; paymentId: string; by: StatusSource }[]
 }
 
 async function json<T>(response: Response): Promise<T> {
