@@ -62,7 +62,7 @@ export default defineConfig<object, TillWorkerFixtures>({
     // sandbox credentials.
     command: [
       'node --import tsx demo/server/main.ts',
-      `--port ${shopPort} --till-port ${process.env.TILL_E2E_SHOP_TILL_PORT} --state-file ${shopState}`,
+      `--port ${shopPort} --till-port ${process.env.TILL_E2E_SHOP_TILL_PORT} --checkout-port 0 --state-file ${shopState}`,
       '-- --sandbox-hold-confirmations',
     ].join(' '),
     url: `https://127.0.0.1:${shopPort}/healthz`,

@@ -1,8 +1,8 @@
 // `npm start` runs this (after installing dependencies): the Till service, the demo shop's backend and the
-// built shop, until Ctrl-C. Flags: --port (shop, 5443), --till-port (4000), --chain local (pay on a local
-// anvil chain instead of with test wallets), --no-build, --state-file F
-// (writes the addresses and the sandbox credentials as JSON, for the e2e suite), and any `till serve`
-// flag after `--`.
+// built shop, until Ctrl-C. Flags: --port (shop, 5443), --till-port (4000, the API), --checkout-port (4443,
+// the checkout page over HTTPS), --chain local (pay on a local anvil chain instead of with test wallets),
+// --no-build, --state-file F (writes the addresses and the sandbox credentials as JSON, for the e2e suite),
+// and any `till serve` flag after `--`.
 import { chmodSync, rmSync, writeFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { z } from 'zod'
@@ -12,6 +12,7 @@ const Port = z.coerce.number().int().min(0).max(65_535)
 const Flags = z.object({
   port: Port.default(5443),
   'till-port': Port.default(4000),
+  'checkout-port': Port.default(4443),
   'no-build': z.boolean().default(false),
   'state-file': z.string().optional(),
   chain: z
@@ -24,6 +25,7 @@ function flags() {
     options: {
       port: { type: 'string' },
       'till-port': { type: 'string' },
+      'checkout-port': { type: 'string' },
       'no-build': { type: 'boolean' },
       'state-file': { type: 'string' },
       chain: { type: 'string' },
@@ -34,7 +36,7 @@ function flags() {
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => `  --${issue.path.join('.')}: ${issue.message}`)
     throw new Error(
-      `invalid flags:\n${lines.join('\n')}\nUsage: demo [--port 5443] [--till-port 4000] [--chain sandbox|local] [--no-build] [--state-file F] [-- <till serve flags>]`,
+      `invalid flags:\n${lines.join('\n')}\nUsage: demo [--port 5443] [--till-port 4000] [--checkout-port 4443] [--chain sandbox|local] [--no-build] [--state-file F] [-- <till serve flags>]`,
     )
   }
   return { ...parsed.data, tillArgs: positionals }
@@ -45,6 +47,7 @@ async function main(): Promise<void> {
   const stack = await startDemoStack({
     port: options.port,
     tillPort: options['till-port'],
+    checkoutPort: options['checkout-port'],
     tillArgs: options.tillArgs,
     build: !options['no-build'],
     // Blocks every 2 s and 2 confirmations: the page shows "processing" for a moment, as on a real network.
@@ -65,6 +68,7 @@ async function main(): Promise<void> {
       `  Till        ${stack.till.baseUrl}  (sandbox mode; the shop's backend holds the key below, browsers never see it)`,
       `    Api-Key      ${stack.till.apiKey}`,
       `    Merchant-Id  ${stack.till.merchantId}`,
+      `  Checkout    ${stack.till.checkoutUrl}  (Till's payment page, over HTTPS, where the shop sends buyers)`,
       '',
       ...(stack.localChain
         ? [

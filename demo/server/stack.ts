@@ -16,6 +16,7 @@ import { type SpawnedTill, spawnTill, type TillReady } from '@till/service/spawn
 import { createDemoApp } from './app.ts'
 import { LOGO_PATH, registerShop } from './brand.ts'
 import { localhostCertificate } from './certificate.ts'
+import { type CheckoutFront, startCheckoutFront } from './checkout-front.ts'
 
 export const SHOP_DIR = fileURLToPath(new URL('../dist', import.meta.url))
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url))
@@ -23,8 +24,10 @@ const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url))
 export interface StackOptions {
   /** The shop's HTTPS port (0: any free one). */
   port: number
-  /** Till's HTTP port (0: any free one). */
+  /** Till's HTTP port (0: any free one), for the shop's backend. */
   tillPort: number
+  /** The HTTPS port buyers open Till's checkout on (0: any free one); see checkout-front.ts. */
+  checkoutPort?: number
   /** More `till serve` flags, e.g. ['--sandbox-hold-confirmations'] for tests. */
   tillArgs?: readonly string[]
   /** Rebuild demo/dist with Vite first. */
@@ -67,7 +70,9 @@ export async function startDemoStack(options: StackOptions): Promise<DemoStack> 
   let till: SpawnedTill | undefined
   let server: Server | undefined
   let chain: TillLocalChain | undefined
+  let front: CheckoutFront | undefined
   try {
+    front = await startCheckoutFront({ key, cert, port: options.checkoutPort ?? 0 })
     // viem and anvil's package load only for a local chain: the sandbox-only demo has no use for them.
     chain = options.localChain
       ? await (await import('@till/devchain')).startTillLocalChain({ dir: certDir, ...options.localChain })
@@ -81,6 +86,9 @@ export async function startDemoStack(options: StackOptions): Promise<DemoStack> 
         String(options.tillPort),
         '--log-level',
         'warn',
+        '--checkout-url',
+        `${front.origin}/checkout`,
+        '--trust-proxy',
         ...(chain ? ['--config', chain.configFile] : []),
         ...(options.tillArgs ?? []),
       ],
@@ -88,6 +96,7 @@ export async function startDemoStack(options: StackOptions): Promise<DemoStack> 
       env: { NODE_EXTRA_CA_CERTS: caFile },
       onStderr: (chunk) => process.stderr.write(chunk),
     })
+    front.forwardTo(till.ready.baseUrl)
     const logo = await readFile(path.join(SHOP_DIR, LOGO_PATH))
     server = createServer({ key, cert })
     // Until the shop is registered with Till, it serves only its logo (Till fetches it during the call).
@@ -115,6 +124,7 @@ export async function startDemoStack(options: StackOptions): Promise<DemoStack> 
     const listening = server
     const running = till
     const runningChain = chain
+    const runningFront = front
     return {
       shopUrl,
       ...(chain ? { localChain: { rpcUrl: chain.anvil.url, usdc: chain.usdc, devWallet: chain.devWallet } } : {}),
@@ -123,6 +133,7 @@ export async function startDemoStack(options: StackOptions): Promise<DemoStack> 
       async stop() {
         listening.closeAllConnections()
         await new Promise<void>((resolve) => listening.close(() => resolve()))
+        await runningFront.close()
         await running.stop()
         await runningChain?.stop()
         await rm(certDir, { recursive: true, force: true })
@@ -130,6 +141,7 @@ export async function startDemoStack(options: StackOptions): Promise<DemoStack> 
     }
   } catch (error) {
     server?.close()
+    await front?.close()
     await till?.stop()
     await chain?.stop()
     await rm(certDir, { recursive: true, force: true })

@@ -50,12 +50,16 @@ const alive = (pid: number) => existsSync(`/proc/${pid}`) && !readFileSync(`/pro
 /** `npm start` on ports the kernel picks, as a user runs it; resolves once the stack wrote its state file. */
 async function npmStart(name: string) {
   const stateFile = path.join(dir, `${name}.json`)
-  const npm: ChildProcess = spawn('npm', ['start', '--', '--port', '0', '--till-port', '0', '--state-file', stateFile], {
-    cwd: REPO_ROOT,
-    // As on a developer's machine: CI=true would make the start script reinstall the dependencies.
-    env: { ...process.env, CI: '' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
+  const npm: ChildProcess = spawn(
+    'npm',
+    ['start', '--', '--port', '0', '--till-port', '0', '--checkout-port', '0', '--state-file', stateFile],
+    {
+      cwd: REPO_ROOT,
+      // As on a developer's machine: CI=true would make the start script reinstall the dependencies.
+      env: { ...process.env, CI: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  )
   let output = ''
   npm.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()))
   npm.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()))

@@ -45,10 +45,14 @@ async function tillServe() {
 async function demoStack(): Promise<{ rss: number; pss: number; processes: number } | string> {
   const dir = await mkdtemp(join(tmpdir(), 'till-bench-stack-'))
   const stateFile = join(dir, 'state.json')
-  const child = spawn(process.execPath, ['scripts/start.mjs', '--port', '0', '--till-port', '0', '--state-file', stateFile], {
-    cwd: REPO_ROOT,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  })
+  const child = spawn(
+    process.execPath,
+    ['scripts/start.mjs', '--port', '0', '--till-port', '0', '--checkout-port', '0', '--state-file', stateFile],
+    {
+      cwd: REPO_ROOT,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  )
   try {
     const deadline = Date.now() + 180_000
     while (!existsSync(stateFile)) {
