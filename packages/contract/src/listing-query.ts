@@ -111,6 +111,6 @@ export type PaymentListQueryInput = RawQuery
  */
 export function listingQueryErrorCode(error: z.ZodError): 'invalid_params' | 'params_validation' {
   const isRule = (issue: z.core.$ZodIssue) =>
-    issue.code === 'too_small' || issue.code === 'too_big' || (issue.code === 'custom' && issue.params?.['rule'] === true)
+    issue.code === 'too_small' || issue.code === 'too_big' || (issue.code === 'custom' && issue.params?.rule === true)
   return error.issues.every(isRule) ? 'params_validation' : 'invalid_params'
 }

@@ -67,10 +67,10 @@ export type PaymentListing = ReturnType<typeof paymentListing>
 
 function parseQuery(raw: RawQuery, scope: ListingScope, version: ApiVersion): PaymentListQuery {
   const issues: { field: string; message: string }[] = []
-  if (raw['asset'] !== undefined && version === ASSET_REMOVED_IN) {
+  if (raw.asset !== undefined && version === ASSET_REMOVED_IN) {
     issues.push({ field: 'asset', message: `was removed in ${ASSET_REMOVED_IN}; use token_symbol` })
   }
-  if (raw['merchantId'] !== undefined && scope.kind === 'merchant') {
+  if (raw.merchantId !== undefined && scope.kind === 'merchant') {
     issues.push({ field: 'merchantId', message: 'is not accepted here: the Merchant-Id header already names the merchant' })
   }
   const parsed = PaymentListQuery.safeParse(raw)

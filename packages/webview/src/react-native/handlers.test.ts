@@ -5,7 +5,6 @@ import { type CheckoutWebViewHandlerOptions, checkoutWebViewHandlers, NATIVE_WEB
 // The events as react-native-webview delivers them, with only the fields the handlers read filled in.
 const nativeEvent = { loading: false, title: '', canGoBack: false, canGoForward: false, lockIdentifier: 1 }
 const request = (url: string) => ({ ...nativeEvent, url, navigationType: 'click' as const, isTopFrame: true })
-// biome-ignore lint/suspicious/noExplicitAny: a fake NativeSyntheticEvent; the handlers read nativeEvent only.
 /** A react-native synthetic event carrying only what the handlers read; they touch nothing else of it. */
 const synthetic = <E extends { nativeEvent: object }>(nativeEvent: Partial<E['nativeEvent']>): E => ({ nativeEvent }) as unknown as E
 
