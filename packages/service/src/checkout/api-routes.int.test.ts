@@ -87,6 +87,19 @@ describe('payment options', () => {
     ])
     // 19.99 EUR at the sandbox's 1.08 USD per EUR: 21.5892 USD, in 6-decimal minor units.
     expect(new Set(options.map((option) => option.tokenAmount.value))).toEqual(new Set(['21589200']))
+    // The rate each works out to, exactly, and the sandbox says it is its fixed one.
+    expect(options.map((option) => option.rate)).toEqual([
+      '1 EUR = 1.08 USDC (fixed sandbox rate)',
+      '1 EUR = 1.08 USDC (fixed sandbox rate)',
+      '1 EUR = 1.08 USDC (fixed sandbox rate)',
+      '1 EUR = 1.08 USDT (fixed sandbox rate)',
+    ])
+  })
+
+  it('show the rate of a currency without minor units the same way', async () => {
+    const payment = await createCheckoutPayment(ctx.app, account, { amount: { unit: 'iso4217/JPY', value: '1500' } })
+    const { options } = PaymentOptionsResponse.parse((await gatewayCall(ctx.app, payment, '/options')).json())
+    expect(options[0]?.rate).toBe('1 JPY = 0.0067 USDC (fixed sandbox rate)')
   })
 })
 

@@ -60,6 +60,14 @@ describe('GET /checkout/wallet-link', () => {
     expect(answer.body).toContain('<h1 class="heading" id="wallet-link">This link opens in a wallet app</h1>')
     expect(answer.body).toContain('wc:pay_1@2?relay-protocol=till-sandbox')
     expect(answer.body).not.toContain('<script')
+    // A sandbox link names its payment: the page leads back to it, relative to itself.
+    expect(answer.body).toContain('<a class="return-link" href="./pay_1">Back to the checkout page</a>')
+  })
+
+  it('has no way back for a link that names no payment of this service', async () => {
+    const answer = await ctx.app.inject({ url: `/checkout/wallet-link?uri=${encodeURIComponent('wc:abc@2?relay-protocol=irn')}` })
+    expect(answer.statusCode).toBe(200)
+    expect(answer.body).not.toContain('Back to the checkout page')
   })
 
   it('says when it is not a wallet link', async () => {

@@ -1,7 +1,7 @@
 import { ErrorBody, LateTransferList, Payment, PaymentOptionsResponse } from '@till/contract'
 import { getAddress } from 'viem'
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { createCheckoutPayment, gatewayCall, type CheckoutPayment } from '../../test/checkout-fixtures.ts'
+import { createCheckoutPayment, embeddedData, gatewayCall, type CheckoutPayment } from '../../test/checkout-fixtures.ts'
 import {
   BUYER,
   handFollower,
@@ -75,6 +75,12 @@ async function listing(paymentId: string) {
 }
 
 describe('the options of a payment on a local chain', () => {
+  it('are offered on a page that says it is a local chain', async () => {
+    const created = await createCheckoutPayment(ctx.app, account, { amount: PRICE })
+    expect(embeddedData(created.html).session.localChain).toBe(true)
+    expect(created.html).toContain('<span class="badge">Local test chain</span>')
+  })
+
   it('quote the exact token amount, the rate used and where the transfer goes', async () => {
     const created = await createCheckoutPayment(ctx.app, account, { amount: PRICE })
     const { options } = PaymentOptionsResponse.parse((await gatewayCall(ctx.app, created, '/options')).json())
