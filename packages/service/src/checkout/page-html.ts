@@ -23,8 +23,6 @@ function shell(input: { t: Strings; title: string; assets: CheckoutAssets; body:
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<meta name="robots" content="noindex">
 ${input.reloadAfterSeconds ? `<meta http-equiv="refresh" content="${input.reloadAfterSeconds}">\n` : ''}<title>${escapeHtml(input.title)}</title>
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="./assets/${assets.style.fileName}">

@@ -39,4 +39,12 @@ describe('the names the bundle shortens', () => {
     expect(contract).not.toMatch(word)
     expect(litHtml).not.toMatch(word)
   })
+
+  // A lazily loaded chunk keeps its exports' names, while the script's access to them would be shortened.
+  it.each(['wallets/browser-path.ts', 'wallets/dev-wallet.ts', 'outcome.ts'])('no export of the lazy module %s is among them', (file) => {
+    const source = readFileSync(path.join(pageDir, file), 'utf8')
+    const exported = [...source.matchAll(/^export (?:async )?(?:function|const|class) (\w+)/gm)].map((match) => match[1])
+    expect(exported.length).toBeGreaterThan(0)
+    expect(exported.filter((name) => (PRIVATE_NAMES as readonly string[]).includes(name ?? ''))).toEqual([])
+  })
 })

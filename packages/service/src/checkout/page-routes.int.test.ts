@@ -74,6 +74,7 @@ describe('GET /checkout/{paymentId}', () => {
     expect(csp).not.toContain('unsafe-eval')
     expect(response.headers).toMatchObject({
       'referrer-policy': 'no-referrer',
+      'x-robots-tag': 'noindex',
       'x-frame-options': 'DENY',
       'x-content-type-options': 'nosniff',
       'cache-control': 'no-store',
@@ -129,7 +130,7 @@ describe('GET /checkout/{paymentId}', () => {
     expect(missing.json()).toMatchObject({ code: 'not_found' })
   })
 
-  it('serves the chunks the script imports only when needed (the wallet code, the outcome screens), like the linked assets', async () => {
+  it('serves the chunks the script imports only when needed (the wallet code, the outcome screens, a local chain’s dev wallet), like the linked assets', async () => {
     const { html } = await createCheckoutPayment(ctx.app, account)
     const script = html.match(/<script type="module" src="\.\/assets\/([^"]+)"/)?.[1]
     const main = await ctx.app.inject({ url: `/checkout/assets/${script}` })
@@ -137,6 +138,7 @@ describe('GET /checkout/{paymentId}', () => {
     const lazy = [...main.body.matchAll(/import\("\.\/([^"]+)"\)/g)].map((match) => match[1])
     expect(lazy.toSorted()).toEqual([
       expect.stringMatching(/^browser-path\.[A-Z0-9]+\.js$/),
+      expect.stringMatching(/^dev-wallet\.[A-Z0-9]+\.js$/),
       expect.stringMatching(/^outcome\.[A-Z0-9]+\.js$/),
     ])
     for (const file of lazy) expect(html).not.toContain(file)

@@ -19,7 +19,10 @@ export const CHECKOUT_CSP = [
 export function setCheckoutSecurityHeaders(reply: FastifyReply, options: { https: boolean }) {
   reply.header('Content-Security-Policy', CHECKOUT_CSP)
   // The payment id in the page's URL is a capability: never hand it to the sites the page links to.
+  // Headers rather than <meta> tags in the page: every byte of its HTML is on a buyer's critical path.
   reply.header('Referrer-Policy', 'no-referrer')
+  // A payment's page is nobody's search result.
+  reply.header('X-Robots-Tag', 'noindex')
   reply.header('X-Frame-Options', 'DENY')
   reply.header('X-Content-Type-Options', 'nosniff')
   reply.header('Cross-Origin-Opener-Policy', 'same-origin')

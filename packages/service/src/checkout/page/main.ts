@@ -5,8 +5,7 @@ import { CheckoutController, type Screen } from './controller.ts'
 import { en } from './strings.ts'
 import { view } from './view.ts'
 import { wait } from './wait.ts'
-import { devWallet } from './wallets/dev-wallet.ts'
-import { discoverWallets } from './wallets/discovery.ts'
+import { DEV_WALLET_UUID, discoverWallets } from './wallets/discovery.ts'
 
 function randomAddress(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(20))
@@ -54,7 +53,13 @@ if (data && root && live) {
   root.textContent = ''
   const api = gateway({ paymentId: session.paymentId, token })
   const dev = session.wallets.find((wallet) => wallet.devAccount)
-  const local = dev ? [devWallet(api, dev.name)] : []
+  // A local chain's dev wallet: its code is loaded on such a page only, and announces itself as the
+  // browser's wallets do. Not loaded (the network): the page says no wallet was found, and to reload.
+  if (dev)
+    import('./wallets/dev-wallet.ts').then(
+      (module) => module.announceDevWallet(window, api, dev.name, DEV_WALLET_UUID),
+      () => {},
+    )
   new CheckoutController({
     screen: litScreen(root, live, document.getElementById('checkout-amount-label')),
     session,
@@ -64,7 +69,7 @@ if (data && root && live) {
     open: (url) => location.assign(url),
     newAddress: randomAddress,
     clientId: sandboxClientId,
-    discoverWallets: (fallbackName, onChange) => discoverWallets(window, fallbackName, (found) => onChange([...local, ...found])),
+    discoverWallets: (fallbackName, onChange) => discoverWallets(window, fallbackName, onChange),
     wait,
   }).start()
 }

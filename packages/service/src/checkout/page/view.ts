@@ -3,8 +3,7 @@ import { html, nothing, type TemplateResult } from 'lit-html'
 import { formatRemaining, formatToken, shortAccount } from './format.ts'
 import { isFinalView, remainingMs, viewKey, type FinalView, type LaterNotice, type Model, type Step, type ViewKey } from './model.ts'
 import type { Strings } from './strings.ts'
-import { DEV_WALLET_UUID } from './wallets/dev-wallet.ts'
-import type { AnnouncedWallet } from './wallets/discovery.ts'
+import { type AnnouncedWallet, DEV_WALLET_UUID } from './wallets/discovery.ts'
 
 export type Actions = {
   connect(wallet: CheckoutWallet): void

@@ -7,7 +7,7 @@ import type { Model, Step } from './model.ts'
 import { outcomeScreens } from './outcome.ts'
 import { en } from './strings.ts'
 import { type Actions, view, viewKit } from './view.ts'
-import { DEV_WALLET_UUID } from './wallets/dev-wallet.ts'
+import { DEV_WALLET_UUID } from './wallets/discovery.ts'
 import type { AnnouncedWallet } from './wallets/discovery.ts'
 
 // The checkout's words at every step (issue 22, point 5): what the amount is, what the buyer pays or paid

@@ -41,6 +41,12 @@ export function announcedWallet(detail: unknown): AnnouncedWallet | null {
  * announces (an extension may load after the page). When none announces, a legacy injected
  * `window.ethereum` stands in under `fallbackName`. Returns the function that stops listening.
  */
+/**
+ * How the page tells a local chain's dev wallet (dev-wallet.ts, loaded only on such a page) from the
+ * browser's own, to say what it does: it asks no approval.
+ */
+export const DEV_WALLET_UUID = 'till-dev-wallet'
+
 export function discoverWallets(host: WalletHost, fallbackName: string, onChange: (wallets: AnnouncedWallet[]) => void): () => void {
   const announced = new Map<string, AnnouncedWallet>()
 
