@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
 import { defineConfig, type Plugin } from 'vite'
-import { LOGO_PATH } from './server/brand.ts'
+import { LOGO_PATH, SHOP_TAGLINE } from './server/brand.ts'
 import { renderLogo } from './server/logo.ts'
 
 const page = (name: string): string => fileURLToPath(new URL(`./shop/${name}.html`, import.meta.url))
@@ -22,7 +22,7 @@ const HEADER = `<header class="site">
         <a href="./cart.html">Cart (<span data-cart-count>0</span>)</a>
         <a href="./orders.html">Orders</a>
       </nav>
-      <p class="sandbox-note">A demo shop on Till’s sandbox: test wallets, no real money.</p>
+      <p class="sandbox-note">${SHOP_TAGLINE.sandbox}</p>
     </header>`
 
 const shopLayout = (): Plugin => ({

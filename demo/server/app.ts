@@ -18,6 +18,7 @@ import {
   type OrderBook,
   type ReturnMode,
 } from './orders.ts'
+import { localChainPages } from './tagline.ts'
 
 export interface DemoDeps {
   till: { baseUrl: string; apiKey: string; merchantId: string }
@@ -25,6 +26,8 @@ export interface DemoDeps {
   shopOrigin: string
   /** The built storefront (demo/dist). */
   shopDir: string
+  /** What buyers pay with: the sandbox's test wallets (the default), or a local chain (tagline.ts). */
+  chain?: 'sandbox' | 'local'
   /** The shop's logo (PNG), served at LOGO_PATH: Till imported it when the shop registered. */
   logo?: Buffer
   /** The signing secret of the shop's webhook endpoint at Till: the pay router then takes POST /pay/webhooks. */
@@ -140,6 +143,7 @@ export function createDemoApp(deps: DemoDeps): Express {
     }),
   )
 
+  if (deps.chain === 'local') app.use(localChainPages(deps.shopDir))
   app.use(express.static(deps.shopDir, { extensions: ['html'], index: 'index.html' }))
   app.use((error: unknown, _request: Request, response: Response, _next: NextFunction) => {
     log('[demo] unexpected error', error)

@@ -7,6 +7,15 @@ import type { Merchant } from '@till/contract'
 
 export const SHOP_NAME = 'Till Tea'
 export const SHOP_EMAIL = 'hello@till-tea.example'
+/**
+ * The line under the shop's header: what a buyer pays with here. The pages are built with the sandbox's;
+ * a stack on a local chain serves them with the local chain's (app.ts).
+ */
+export const SHOP_TAGLINE = {
+  sandbox: 'A demo shop on Till’s sandbox: test wallets, no real money.',
+  local: 'A demo shop on a local test chain: tokens minted for the demo, no real money.',
+} as const
+
 /** Where the shop serves its logo, and where the build leaves it in the shop's directory. */
 export const LOGO_PATH = '/brand/till-tea.png'
 

@@ -117,6 +117,7 @@ export async function startDemoStack(options: StackOptions): Promise<DemoStack> 
       till: credentials,
       shopOrigin: shopUrl,
       shopDir: SHOP_DIR,
+      chain: chain ? 'local' : 'sandbox',
       logo,
       webhookSecret,
       ...(options.log ? { log: options.log } : {}),

@@ -22,3 +22,14 @@ test('the checkout page on a local chain says "local test chain", and no word of
   await expect(page.getByText('Rate: 1 EUR = 1.0842 USDC', { exact: true })).toBeVisible()
   await expect(shown).not.toContainText(/sandbox|test wallet/i)
 })
+
+test('the shop on a local chain says so under its header, on every page, and no word of the sandbox', async ({
+  page,
+  localChainShop: shop,
+}) => {
+  for (const path of ['/', '/cart.html', '/orders.html']) {
+    await page.goto(shop.url(path))
+    await expect(page.getByRole('banner')).toContainText('A demo shop on a local test chain: tokens minted for the demo, no real money.')
+    await expect(page.locator('body')).not.toContainText(/sandbox|test wallet/i)
+  }
+})
