@@ -1,6 +1,6 @@
 import type { CheckoutSession, CheckoutStatus } from '@till/contract'
-import type { TemplateResult } from 'lit-html'
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import { templateText } from './template-text.test-helper.ts'
 import { GatewayError, type Gateway } from './api.ts'
 import { CheckoutController, type Screen } from './controller.ts'
 import type { Model } from './model.ts'
@@ -30,15 +30,7 @@ const session = (state: CheckoutStatus): CheckoutSession => ({
   state,
 })
 
-/** A template's text as a buyer reads it: its strings and values, nested templates included, markup dropped. */
-function text(value: unknown): string {
-  if (Array.isArray(value)) return value.map(text).join('')
-  if (value && typeof value === 'object' && 'strings' in value) {
-    const { strings, values } = value as TemplateResult
-    return strings.map((part, index) => part + (index < values.length ? text(values[index]) : '')).join('')
-  }
-  return typeof value === 'string' || typeof value === 'number' ? String(value) : ''
-}
+const text = templateText
 const shownText = (model: Model, actions: Actions) =>
   text(view(model, en, actions))
     .replace(/<[^>]*>/g, ' ')

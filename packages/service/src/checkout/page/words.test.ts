@@ -1,6 +1,6 @@
 import type { CheckoutPaid, CheckoutStatus, CheckoutWallet, PaymentOption } from '@till/contract'
-import type { TemplateResult } from 'lit-html'
 import { describe, expect, it } from 'vitest'
+import { templateText } from './template-text.test-helper.ts'
 import { amountLabels } from './amount-labels.ts'
 import type { PageSession } from './bootstrap.ts'
 import type { Model, Step } from './model.ts'
@@ -13,15 +13,7 @@ import type { AnnouncedWallet } from './wallets/discovery.ts'
 // The checkout's words at every step (issue 22, point 5): what the amount is, what the buyer pays or paid
 // with, and, on a local chain, no word of the sandbox or its test wallets. Templates read as text, no DOM.
 
-/** A template's text as a buyer reads it: its strings and values, nested templates included, markup dropped. */
-function text(value: unknown): string {
-  if (Array.isArray(value)) return value.map(text).join('')
-  if (value && typeof value === 'object' && 'strings' in value) {
-    const { strings, values } = value as TemplateResult
-    return strings.map((part, index) => part + (index < values.length ? text(values[index]) : '')).join('')
-  }
-  return typeof value === 'string' || typeof value === 'number' ? String(value) : ''
-}
+const text = templateText
 
 const USDC = 'eip155:8453/erc20:0x833589fcd6edb6e08f4c7c32d4f71b54bda02913'
 
