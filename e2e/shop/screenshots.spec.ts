@@ -24,10 +24,10 @@ for (const [width, height] of [
       await page.clock.install()
       await page.goto(shop.url('/'))
       await expect(page.getByRole('heading', { name: 'Tea and teaware', level: 1 })).toBeVisible()
-      await expect(page.getByRole('button', { name: 'Add Sencha, 100 g to cart' })).toBeVisible()
+      await expect(page.getByRole('button', { name: 'Add to cart: Sencha, 100 g' })).toBeVisible()
       await shoot(page, 'shop-home', width)
 
-      await page.getByRole('button', { name: 'Add Sencha, 100 g to cart' }).click()
+      await page.getByRole('button', { name: 'Add to cart: Sencha, 100 g' }).click()
       await expect(page.getByRole('link', { name: 'Cart (1)' })).toBeVisible()
       await page.getByRole('link', { name: 'Cart (1)' }).click()
       await expect(page.getByRole('heading', { name: 'Your cart', level: 1 })).toBeVisible()

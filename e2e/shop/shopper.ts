@@ -13,7 +13,7 @@ const RETURN_CHOICE: Record<ReturnMode, RegExp> = {
 /** Puts one Sencha in the cart, places the order with the chosen return URLs, and lands on the order page. */
 export async function placeOrder(page: Page, shop: Shop, returnMode: ReturnMode = 'https'): Promise<string> {
   await page.goto(shop.url('/'))
-  await page.getByRole('button', { name: 'Add Sencha, 100 g to cart' }).click()
+  await page.getByRole('button', { name: 'Add to cart: Sencha, 100 g' }).click()
   await expect(page.getByRole('link', { name: 'Cart (1)' })).toBeVisible()
   await page.getByRole('link', { name: 'Cart (1)' }).click()
   await expect(page.getByRole('row', { name: /Sencha, 100 g/ })).toContainText('€12.50')

@@ -7,7 +7,7 @@ import { expect, test, type Shop } from './fixtures.ts'
 
 const PRODUCTS = ['Sencha, 100 g', 'Kyusu teapot', 'Bamboo whisk', 'Two cups']
 
-const addToCart = (page: Page, name: string) => page.getByRole('button', { name: `Add ${name} to cart` }).click()
+const addToCart = (page: Page, name: string) => page.getByRole('button', { name: `Add to cart: ${name}` }).click()
 const cartRow = (page: Page, name: string) => page.getByRole('row', { name: new RegExp(`^${name}`) })
 const amountOf = (page: Page, name: string) => cartRow(page, name).getByRole('cell').last()
 const totalRow = (page: Page) => page.getByRole('row', { name: /^Total/ })
@@ -32,6 +32,17 @@ test('every product shows a picture that loads, with words for those who cannot 
   }
   // Drawings, not emoji: without an emoji font those were empty boxes.
   await expect(page.getByRole('main')).not.toContainText(/\p{Extended_Pictographic}/u)
+})
+
+test('each "Add to cart" button is named by what it shows first, then by its product (a voice command finds it)', async ({
+  page,
+  shop,
+}) => {
+  await page.goto(shop.url('/'))
+  for (const name of PRODUCTS) {
+    const button = page.getByRole('button', { name: `Add to cart: ${name}`, exact: true })
+    await expect(button).toHaveText('Add to cart')
+  }
 })
 
 test('the header shows the shop’s logo and every page has a favicon', async ({ page, shop }) => {

@@ -22,7 +22,7 @@ try {
         <h2>${product.name}</h2>
         <p>${product.description}</p>
         <p class="price">${product.price.formatted}</p>
-        <button type="button" aria-label=${`Add ${product.name} to cart`} @click=${() => add(product.id, product.name)}>Add to cart</button>
+        <button type="button" aria-label=${`Add to cart: ${product.name}`} @click=${() => add(product.id, product.name)}>Add to cart</button>
       </li>`,
     ),
     list,
