@@ -22,8 +22,11 @@ const instance = () => testApp(ctx.tdb.db, { clock, evm: { config: chain.config,
 
 async function processingPayment(app: Awaited<ReturnType<typeof instance>>): Promise<string> {
   const created = await createCheckoutPayment(app, account, { amount: { unit: 'iso4217/EUR', value: '1999' } })
-  await gatewayCall(app, created, '/options')
-  const hash = await transfer(chain, { paymentId: created.paymentId, amount: QUOTED })
+  // Each payment to the merchant is quoted its own exact amount (amount-slots.ts): 21.673158 USDC and up.
+  const answer = await gatewayCall(app, created, '/options')
+  const amount = BigInt((answer.json() as { options: { tokenAmount: { value: string } }[] }).options[0]?.tokenAmount.value ?? '0')
+  expect(amount - QUOTED).toBeGreaterThanOrEqual(0n)
+  const hash = await transfer(chain, { paymentId: created.paymentId, amount })
   const submitted = await gatewayCall(app, created, '/confirm', {
     method: 'POST',
     payload: { walletId: 'browser', optionId: 'usdc-31337', account: `eip155:31337:${BUYER.address}`, transactionHash: hash },

@@ -7,7 +7,8 @@ import type { PaymentRecord } from '../payments/index.ts'
 import type { EvmConfig, EvmNetwork, EvmToken } from './config.ts'
 import { type Address, normalizeAddress } from './ids.ts'
 import { quoteTokenAmount, rateFor } from './quote.ts'
-import type { PaymentQuotes, StoredQuote } from './quotes.ts'
+import { amountRoom } from './amount-slots.ts'
+import type { NewQuote, PaymentQuotes, StoredQuote } from './quotes.ts'
 import { paymentReference, transferCall } from './reference.ts'
 import type { EndpointRates } from './rate-endpoint.ts'
 
@@ -55,7 +56,7 @@ export function evmOptions(deps: {
   })
 
   /** Quotes for options not quoted yet: the merchant, and maybe the rate endpoint, are asked only for them. */
-  async function fresh(payment: PaymentRecord, unquoted: typeof offered): Promise<StoredQuote[]> {
+  async function fresh(payment: PaymentRecord, unquoted: typeof offered): Promise<NewQuote[]> {
     const merchant = await deps.accounts.findMerchant(payment.merchantId)
     const accounts = merchant?.settlementAddresses ?? []
     const needsEndpoint = unquoted.some(({ token }) => rateFor(deps.config, payment.currency, token.symbol) === undefined)
@@ -77,6 +78,7 @@ export function evmOptions(deps: {
           rateSource: quote.source,
           rateAsOf: quote.asOf === null ? null : new Date(quote.asOf),
           recipient,
+          room: amountRoom(token.decimals),
         },
       ]
     })
@@ -89,7 +91,7 @@ export function evmOptions(deps: {
       const quoted = new Set(stored.map((quote) => quote.optionId))
       const unquoted = offered.filter((option) => !quoted.has(option.id))
       if (payment.status === 'pending' && unquoted.length > 0) {
-        stored = await deps.quotes.fix(payment.id, await fresh(payment, unquoted), deps.clock.now())
+        stored = await deps.quotes.fix(payment, await fresh(payment, unquoted), deps.clock.now())
       }
       return stored.flatMap((quote) => {
         const option = offered.find((candidate) => candidate.token.id === quote.token && candidate.network.id === quote.network)

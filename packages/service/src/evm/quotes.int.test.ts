@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { createAccount, useTestDatabase } from '../../test/fixtures.ts'
 import { insertPayments } from '../../test/listing-fixtures.ts'
-import { paymentQuotes, type StoredQuote } from './quotes.ts'
+import { type NewQuote, paymentQuotes } from './quotes.ts'
 
 const ctx = useTestDatabase()
 
-const usdc = (tokenMinor: bigint, rate: string): StoredQuote => ({
+const usdc = (tokenMinor: bigint, rate: string): NewQuote => ({
   optionId: 'usdc-base',
   network: 'eip155:8453',
   token: 'eip155:8453/erc20:0x833589fcd6edb6e08f4c7c32d4f71b54bda02913',
@@ -14,7 +14,9 @@ const usdc = (tokenMinor: bigint, rate: string): StoredQuote => ({
   rateSource: 'fixed',
   rateAsOf: null,
   recipient: '0x52908400098527886E0F7030069857D2E4169EE7',
+  room: 1n,
 })
+const fixed = ({ room: _room, ...quote }: NewQuote) => ({ ...quote, uniqueAmount: true })
 
 describe('payment quotes', () => {
   it('keep the first quote of each option for the payment’s lifetime, whatever the rate does later', async () => {
@@ -22,9 +24,10 @@ describe('payment quotes', () => {
     const [id = ''] = await insertPayments(ctx.tdb.db, [{ ...account, createdAt: '2026-11-25T10:00:00Z', status: 'pending' }])
     const quotes = paymentQuotes(ctx.tdb.db)
     const huge = 2n ** 200n
-    expect(await quotes.fix(id, [usdc(huge, '1.0842')], new Date())).toEqual([usdc(huge, '1.0842')])
+    const payment = { id, expiresAt: new Date('2026-11-25T10:15:00Z') }
+    expect(await quotes.fix(payment, [usdc(huge, '1.0842')], new Date())).toEqual([fixed(usdc(huge, '1.0842'))])
     const later = await quotes.fix(
-      id,
+      payment,
       [usdc(1n, '9.99'), { ...usdc(5n, '1'), optionId: 'dai-base', token: 'eip155:8453/erc20:0x50c5725949a6f0c72e6c4a641f24049a917db0cb' }],
       new Date(),
     )

@@ -50,6 +50,12 @@ async function payment(): Promise<CheckoutPayment> {
   return created
 }
 
+/** The exact amount a payment's USDC option asks for, as its page shows it. */
+async function quotedAmount(paid: CheckoutPayment): Promise<bigint> {
+  const answer = await gatewayCall(ctx.app, paid, '/options')
+  return BigInt((answer.json() as { options: { tokenAmount: { value: string } }[] }).options[0]?.tokenAmount.value ?? '0')
+}
+
 const submit = (paid: CheckoutPayment, transactionHash: string, overrides: Record<string, unknown> = {}) =>
   gatewayCall(ctx.app, paid, '/confirm', {
     method: 'POST',
@@ -196,15 +202,20 @@ describe('a browser wallet payment', () => {
     expect(await statusOf(paid.paymentId)).toBe('pending')
   })
 
-  it('cannot be front-run: the buyer’s hash claimed first for another payment with the same terms is refused', async () => {
+  it('cannot be front-run: the buyer’s hash claimed first for another payment of the same amount is refused', async () => {
     const buyers = await payment()
     const attackers = await payment()
-    const hash = await transfer(chain, { paymentId: buyers.paymentId, amount: QUOTED })
+    // Two payments to one merchant are quoted distinct exact amounts (amount-slots.ts); the reference is what
+    // still stops a transfer of the other's exact amount, as it does where no distinct amount was free.
+    const attackersAmount = await quotedAmount(attackers)
+    expect(attackersAmount).toBe(QUOTED + 1n)
+    const hash = await transfer(chain, { paymentId: buyers.paymentId, amount: attackersAmount })
     const claimed = await submit(attackers, hash)
     expect(claimed.statusCode).toBe(400)
     expect(ErrorBody.parse(claimed.json()).issues?.[0]?.message).toContain("does not carry this payment's reference")
     expect(await statusOf(attackers.paymentId)).toBe('pending')
-    expect((await submit(buyers, hash)).json()).toMatchObject({ status: 'processing' })
+    const buyersHash = await transfer(chain, { paymentId: buyers.paymentId, amount: QUOTED })
+    expect((await submit(buyers, buyersHash)).json()).toMatchObject({ status: 'processing' })
   })
 
   it('takes a transaction hash once, however it is spelt', async () => {
