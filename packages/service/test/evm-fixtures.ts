@@ -1,5 +1,5 @@
 import { type Anvil, chainClients, deployToken, devAccount, startAnvil } from '@till/devchain'
-import { type Address, erc20Abi, type Hash } from 'viem'
+import { type Address, concat, erc20Abi, type Hash, type Hex } from 'viem'
 import { afterAll, beforeAll } from 'vitest'
 import type { Database } from '../src/db/port.ts'
 import type { Clock } from '../src/core/clock.ts'
@@ -71,7 +71,16 @@ export function handFollower(db: Database, clock: Clock, config: EvmConfig, timi
 /** The buyer's wallet signs an ERC-20 transfer; resolves with its hash once anvil has mined it. */
 export async function transfer(
   chain: LocalChain,
-  input: { paymentId: string; to?: Address; amount: bigint; token?: Address; from?: typeof BUYER; gas?: bigint },
+  input: {
+    paymentId: string
+    to?: Address
+    amount: bigint
+    token?: Address
+    from?: typeof BUYER
+    gas?: bigint
+    /** What the wallet appends after the reference, e.g. an ERC-8021 attribution suffix. */
+    suffix?: Hex
+  },
 ): Promise<Hash> {
   const hash = await chain.clients.wallet.writeContract({
     address: input.token ?? chain.usdc,
@@ -80,7 +89,7 @@ export async function transfer(
     args: [input.to ?? MERCHANT, input.amount],
     account: input.from ?? BUYER,
     ...(input.gas ? { gas: input.gas } : {}),
-    dataSuffix: paymentReference(input.paymentId),
+    dataSuffix: input.suffix ? concat([paymentReference(input.paymentId), input.suffix]) : paymentReference(input.paymentId),
   })
   await chain.clients.public.waitForTransactionReceipt({ hash })
   return hash

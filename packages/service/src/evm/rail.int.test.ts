@@ -202,6 +202,14 @@ describe('a browser wallet payment', () => {
     expect(await statusOf(paid.paymentId)).toBe('pending')
   })
 
+  it('is processing when the wallet appended an ERC-8021 attribution suffix after the reference', async () => {
+    const paid = await payment()
+    // Schema 0, codes "baseapp,morpho", as the Base app and others credit themselves.
+    const attribution = '0x626173656170702c6d6f7270686f0e0080218021802180218021802180218021'
+    const hash = await transfer(chain, { paymentId: paid.paymentId, amount: QUOTED, suffix: attribution })
+    expect((await submit(paid, hash)).json()).toMatchObject({ status: 'processing', paid: { transactionHash: hash } })
+  })
+
   it('cannot be front-run: the buyer’s hash claimed first for another payment of the same amount is refused', async () => {
     const buyers = await payment()
     const attackers = await payment()

@@ -10,7 +10,7 @@ import {
   TransactionNotFoundError,
   TransactionReceiptNotFoundError,
 } from 'viem'
-import { transferCall } from './reference.ts'
+import { carriesCall, transferCall } from './reference.ts'
 
 /** What a payment expects of the buyer's transaction: the quoted token amount, from the connected account. */
 export type TransferExpectation = {
@@ -69,7 +69,7 @@ export async function checkTransfer(client: PublicClient, hash: Hash, expected: 
   if (!isAddressEqual(recipient, expected.to)) return refused('recipient', `the transfer goes to ${recipient}, not to the merchant`)
   if (amount !== expected.amount)
     return refused('amount', `the transfer is of ${amount} units; the payment needs exactly ${expected.amount}`)
-  if (transaction.input.toLowerCase() !== transferCall(recipient, amount, expected.reference).toLowerCase()) {
+  if (!carriesCall(transaction.input, transferCall(recipient, amount, expected.reference))) {
     return refused('reference', "the transfer does not carry this payment's reference; sign the transfer its checkout page built")
   }
   if (transaction.blockNumber === null) return { status: 'pending', nonce: transaction.nonce }
