@@ -7,7 +7,7 @@ import { clockOffset, isFinalView, newer, viewKey, type ChooseStep, type Model, 
 import type { Strings } from './strings.ts'
 import { announcement, viewKit, type Actions } from './view.ts'
 import type { BrowserPath, BrowserPathHost } from './wallets/browser-path.ts'
-import type { AnnouncedWallet } from './wallets/discovery.ts'
+import { type AnnouncedWallet, DEV_WALLET_UUID } from './wallets/discovery.ts'
 
 /** Where the page draws; lit-html in the browser, a recorder in tests. */
 export type Screen = {
@@ -187,12 +187,13 @@ export class CheckoutController {
   /** Loads the wallet code only now that the buyer picked a browser wallet, then asks it for an account. */
   async #connectBrowser(announced: AnnouncedWallet) {
     this.#stepAbort?.abort()
-    const step: Step = { name: 'connecting', wallet: { id: 'browser', name: announced.name } }
+    const signsForYou = announced.uuid === DEV_WALLET_UUID
+    const step: Step = { name: 'connecting', wallet: { id: 'browser', name: announced.name }, signsForYou }
     this.#update({ step, notice: null })
     let path: BrowserPath
     try {
       const { browserPath } = await import('./wallets/browser-path.ts')
-      path = browserPath(this.#walletHost(), announced)
+      path = browserPath(this.#walletHost(), announced, signsForYou)
     } catch {
       if (this.#model.step === step) this.#update({ step: { name: 'connect' }, notice: { kind: 'walletLoadFailed' } })
       return

@@ -16,7 +16,7 @@ export type WalletScreen = 'switching' | 'signing' | 'submitted' | 'stalled'
 export type Step =
   | { name: 'connect' }
   /** A browser wallet asks the buyer to let the page see an account. */
-  | { name: 'connecting'; wallet: CheckoutWallet }
+  | { name: 'connecting'; wallet: CheckoutWallet /** A local chain's dev wallet: it asks the buyer nothing. */; signsForYou?: boolean }
   | { name: 'choose'; wallet: CheckoutWallet; address: string; options: OptionsLoad }
   /** A sandbox test wallet "signs". */
   | { name: 'signing'; wallet: CheckoutWallet; address: string; option: PaymentOption }

@@ -134,7 +134,7 @@ function walletButton(id: string, name: string, icon: string | null, outcome: st
 function connectingView(step: Extract<Step, { name: 'connecting' }>, t: Strings, actions: Actions) {
   return html`
     ${heading(t.connectingHeading)}
-    <p>${t.connectingBody(step.wallet.name)}</p>
+    <p>${step.signsForYou ? t.devWalletOutcome : t.connectingBody(step.wallet.name)}</p>
     ${spinner}
     <button type="button" class="link-button" @click=${actions.changeWallet}>${t.changeWallet}</button>
   `

@@ -8,6 +8,8 @@ import { outcomeScreens } from './outcome.ts'
 import { en } from './strings.ts'
 import { type Actions, view, viewKit } from './view.ts'
 import { DEV_WALLET_UUID } from './wallets/discovery.ts'
+import { walletScreens } from './wallets/screens.ts'
+import { walletWords } from './wallets/words.ts'
 import type { AnnouncedWallet } from './wallets/discovery.ts'
 
 // The checkout's words at every step (issue 22, point 5): what the amount is, what the buyer pays or paid
@@ -136,6 +138,14 @@ describe('the rate', () => {
   it('is shown with each option, as the gateway API words it', () => {
     expect(shown(model('pending', { step: choose }))).toContain('12.45 USDC on Base Rate: 1 EUR = 1.08 USDC (fixed sandbox rate)')
   })
+
+  it('signing with the dev wallet, asks the buyer nothing; with any other wallet, asks them to approve', () => {
+    const screens = walletScreens(viewKit, en, walletWords.en)
+    const signing = (signsForYou: boolean) => shown(model('pending', { step: screens.signing(option, signsForYou) }))
+    expect(signing(true)).toContain('The Local dev wallet signs and sends the transfer for you: there is nothing to approve.')
+    expect(signing(true)).not.toMatch(/approve the/i)
+    expect(signing(false)).toContain('Approve the transaction in your wallet to pay.')
+  })
 })
 
 describe('the connect screen', () => {
@@ -152,6 +162,16 @@ describe('the connect screen', () => {
     expect(words).not.toContain('Test mode: no real money moves.')
     expect(words).toContain('Expire now (test mode)')
     expect(words).not.toMatch(/sandbox|test wallet|approve/i)
+  })
+
+  it('asks nothing of the buyer while the dev wallet connects: it signs for you', () => {
+    const connecting = model('pending', {
+      session: session({ localChain: true, wallets: LOCAL_WALLETS }),
+      step: { name: 'connecting', wallet: { id: 'browser', name: 'Local dev wallet' }, signsForYou: true },
+    })
+    const words = shown(connecting)
+    expect(words).toContain('Signs for you with a funded test account.')
+    expect(words).not.toMatch(/approve the|sandbox|test wallet/i)
   })
 
   it('describes a browser wallet as one the buyer approves the payment in', () => {

@@ -60,7 +60,7 @@ function walletNotice(words: WalletWords, error: unknown, option?: PaymentOption
 
 type Submission = { from: ChooseStep; option: PaymentOption; hash: `0x${string}` }
 
-export function browserPath(host: BrowserPathHost, announced: AnnouncedWallet) {
+export function browserPath(host: BrowserPathHost, announced: AnnouncedWallet, signsForYou = false) {
   const { provider } = announced
   const words = wordsFor(host.t.locale)
   const screens = walletScreens(host.kit, host.t, words)
@@ -139,7 +139,7 @@ export function browserPath(host: BrowserPathHost, announced: AnnouncedWallet) {
           host.show(screens.switching(announced.name, option))
           await switchChain(provider, transfer.chainId)
         }
-        host.show(screens.signing(option))
+        host.show(screens.signing(option, signsForYou))
         hash = await sendTransaction(provider, {
           chainId: transfer.chainId,
           from: from.address as Address,

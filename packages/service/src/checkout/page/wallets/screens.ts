@@ -28,8 +28,13 @@ export function walletScreens(kit: ViewKit, t: Strings, words: WalletWords) {
         html`<p>${words.switchingBody(wallet, option.network.name)}</p>${optionSummary(option, t)}${spinner}`,
       ),
 
-    signing: (option: PaymentOption) =>
-      screen('signing', t.signingHeading, html`<p>${t.signingBody}</p>${optionSummary(option, t)}${spinner}`),
+    /** `signsForYou`: a local chain's dev wallet, which asks the buyer nothing. */
+    signing: (option: PaymentOption, signsForYou = false) =>
+      screen(
+        'signing',
+        t.signingHeading,
+        html`<p>${signsForYou ? words.signingForYou : t.signingBody}</p>${optionSummary(option, t)}${spinner}`,
+      ),
 
     submitted: (option: PaymentOption, hash: string) =>
       screen(

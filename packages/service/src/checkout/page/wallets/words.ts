@@ -8,6 +8,8 @@ export const walletWords = {
     switchingHeading: 'Switch network in your wallet',
     switchingBody: (wallet: string, network: string) => `Approve switching ${wallet} to ${network}. Nothing is paid yet.`,
 
+    signingForYou: 'The Local dev wallet signs and sends the transfer for you: there is nothing to approve.',
+
     submittedHeading: 'Waiting for the network to see your transaction',
     submittedBody: 'Your wallet sent the transaction. The network usually sees it within a few seconds; keep this page open.',
 
