@@ -146,8 +146,10 @@ describe('status', () => {
   it('gives an unknown payment a TillNotFoundError payment_not_found on both views', async () => {
     const till = client()
     const missing = 'pay_00000000000000000000000000000000'
-    for (const read of [till.merchantPayments.status(missing), till.payments.status(missing)]) {
-      const error = await rejection(read)
+    // Each read starts when its turn comes: a second request made up front could fail before anything
+    // awaits it, an unhandled rejection.
+    for (const read of [() => till.merchantPayments.status(missing), () => till.payments.status(missing)]) {
+      const error = await rejection(read())
       expect(error).toBeInstanceOf(TillNotFoundError)
       expect(error).toMatchObject({ status: 404, code: 'payment_not_found', attempts: 1 })
     }
