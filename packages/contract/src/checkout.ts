@@ -86,6 +86,16 @@ export const PaymentOption = z
         data: z.string().regex(/^0x(?:[0-9a-fA-F]{2})+$/),
       })
       .optional(),
+    /**
+     * An EIP-681 payment request any wallet can pay, e.g. a phone wallet scanning it as a QR code:
+     * `ethereum:<token>@<chainId>/transfer?address=<payTo>&uint256=<exact amount>`. Present only when the
+     * option's exact amount is unique to this payment at `payTo` (Till then finds the transfer on chain by
+     * its amount, as it cannot carry the reference); otherwise only a browser wallet can pay the option.
+     */
+    paymentRequest: z
+      .string()
+      .regex(/^ethereum:0x[0-9a-fA-F]{40}@\d+\/transfer\?address=0x[0-9a-fA-F]{40}&uint256=\d+$/)
+      .optional(),
   })
   .meta({ id: 'PaymentOption', description: 'A token on a network the buyer can pay with, and how much of it.' })
 export type PaymentOption = z.infer<typeof PaymentOption>

@@ -1,5 +1,5 @@
 import type { PaymentOption } from '@till/contract'
-import { optionView } from '../rails/index.ts'
+import { optionView, paymentRequestUri } from '../rails/index.ts'
 import { getAddress } from 'viem'
 import type { Clock } from '../core/clock.ts'
 import type { AccountStore } from '../accounts/index.ts'
@@ -32,6 +32,17 @@ export function toPaymentOption(payment: PaymentRecord, option: EvmOption): Paym
     ...optionView({ id: option.id, network, token, value: quote.tokenMinor }),
     payTo: `${network.id}:${getAddress(quote.recipient)}`,
     transfer: { to: getAddress(token.address), data: transferCall(quote.recipient, quote.tokenMinor, paymentReference(payment.id)) },
+    // Any wallet may pay an option whose exact amount names this payment alone: the watcher matches it by amount.
+    ...(quote.uniqueAmount
+      ? {
+          paymentRequest: paymentRequestUri({
+            token: getAddress(token.address),
+            chainId: network.chainId,
+            recipient: getAddress(quote.recipient),
+            amount: quote.tokenMinor,
+          }),
+        }
+      : {}),
   }
 }
 

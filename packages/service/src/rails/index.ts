@@ -3,4 +3,4 @@
 export { networkName } from './networks.ts'
 export { partnerModes } from './partner-modes.ts'
 export type { PaymentRail, PaymentRails } from './rail.ts'
-export { optionView, transferDetails } from './shared-details.ts'
+export { optionView, paymentRequestUri, transferDetails } from './shared-details.ts'

@@ -47,3 +47,11 @@ export function transferDetails(input: {
     settlement: null,
   }
 }
+
+/**
+ * An EIP-681 payment request for an ERC-20 transfer, as wallet apps read it from a QR code: the chain id in
+ * decimal and the amount a plain integer in the token's smallest unit, as the issue and wallets ask.
+ */
+export function paymentRequestUri(input: { token: string; chainId: number; recipient: string; amount: bigint }): string {
+  return `ethereum:${input.token}@${input.chainId}/transfer?address=${input.recipient}&uint256=${input.amount}`
+}
