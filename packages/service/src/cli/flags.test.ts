@@ -124,7 +124,7 @@ const REQUIRED: Record<string, string[]> = {
   'webhooks deliveries': ['--merchant', 'mer_1', '--endpoint', 'we_1'],
   'webhooks redeliver': ['--merchant', 'mer_1', '--endpoint', 'we_1', '--delivery', '1'],
   'webhooks enable': ['--merchant', 'mer_1', '--endpoint', 'we_1'],
-  'transfers late': ['--merchant', 'mer_1'],
+  'transfers unapplied': ['--merchant', 'mer_1'],
 }
 
 describe.each(Object.entries(ADMIN_COMMANDS))('till %s', (command, spec) => {

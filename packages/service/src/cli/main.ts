@@ -7,16 +7,16 @@ import { serve } from './serve.ts'
 const HELP = `Usage: till <command> [options]
 
 Commands:
-  serve             Start the payments service (till serve --sandbox to try it; --config for EVM payments)
-  migrate           Apply database migrations
-  partner create    Create a partner and its first API key
-  api-key create    Issue another API key for a partner
-  api-key revoke    Revoke a partner's API keys
-  merchant create   Create a merchant of a partner
-  merchant update   Change a merchant: name, e-mail, logo, receiving accounts
-  app create        Register a wallet app with a partner (its App-Id)
-  webhooks list     A merchant's webhook endpoints (also: deliveries, redeliver, enable)
-  transfers late    A merchant's transfers that came after their payment ended, to refund
+  serve                Start the payments service (till serve --sandbox to try it; --config for EVM payments)
+  migrate              Apply database migrations
+  partner create       Create a partner and its first API key
+  api-key create       Issue another API key for a partner
+  api-key revoke       Revoke a partner's API keys
+  merchant create      Create a merchant of a partner
+  merchant update      Change a merchant: name, e-mail, logo, receiving accounts
+  app create           Register a wallet app with a partner (its App-Id)
+  webhooks list        A merchant's webhook endpoints (also: deliveries, redeliver, enable)
+  transfers unapplied  A merchant's transfers that paid no payment, to refund
 
 Run \`till <command> --help\` for a command's options.
 `

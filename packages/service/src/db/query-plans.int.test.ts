@@ -6,6 +6,7 @@ import { readPage } from '../listing/page.ts'
 import { readStats } from '../listing/stats.ts'
 import { accountStore } from '../accounts/store.ts'
 import { paymentStore } from '../payments/store.ts'
+import { unappliedTransfers } from '../evm/unapplied.ts'
 
 let tdb: TestDatabase
 beforeAll(async () => {
@@ -48,6 +49,16 @@ const lookups: Array<[string, (db: Queryable) => Promise<unknown>]> = [
   ['merchants of a partner', (db) => accountStore(db).listMerchants('ptn_x')],
   ['the sandbox partner', (db) => accountStore(db).findSandboxPartner()],
   ['app by id (App-Id)', (db) => accountStore(db).findApp('app_x')],
+  ['unapplied transfers of a merchant, first page', (db) => unappliedTransfers(db).page('mer_x', { limit: 50 })],
+  [
+    'unapplied transfers of a merchant, next page',
+    (db) =>
+      unappliedTransfers(db).page('mer_x', {
+        limit: 50,
+        cursor: Buffer.from(JSON.stringify(['2026-11-21T12:00:00.000001Z', 'eip155:8453', `0x${'ab'.repeat(32)}`])).toString('base64url'),
+      }),
+  ],
+  ['recorded unapplied transactions', (db) => unappliedTransfers(db).recorded('eip155:8453', [`0x${'ab'.repeat(32)}`])],
   ...listingQueries(),
 ]
 
@@ -83,7 +94,7 @@ describe('every lookup the service makes is backed by an index', () => {
     expect(plans.length).toBeGreaterThan(0)
     for (const plan of plans) {
       expect(plan).not.toMatch(
-        /Seq Scan on (payments|payment_transitions|api_keys|merchants|partners|apps|payment_stats|payment_stats_partner|payment_stat_deltas)\b/,
+        /Seq Scan on (payments|payment_transitions|api_keys|merchants|partners|apps|payment_stats|payment_stats_partner|payment_stat_deltas|evm_unapplied_transfers)\b/,
       )
     }
   })

@@ -2,7 +2,7 @@ import type { LateTransfer } from '@till/contract'
 import type { Queryable } from '../db/port.ts'
 import { checksumAddress } from './checksum.ts'
 import type { EvmConfig } from './config.ts'
-import { evmTransfers } from './transfers.ts'
+import { unappliedTransfers } from './unapplied.ts'
 
 /**
  * A merchant's late transfers as the API shows them (`GET /v1/merchants/{id}/late-transfers`): who sent
@@ -10,11 +10,12 @@ import { evmTransfers } from './transfers.ts'
  */
 export function lateTransferViews(deps: { db: Queryable; config: Pick<EvmConfig, 'tokens' | 'networks'> | undefined }) {
   return async (merchantId: string): Promise<LateTransfer[]> => {
-    const transfers = await evmTransfers(deps.db).lateOf(merchantId)
-    return transfers.map((transfer) => {
+    const { transfers } = await unappliedTransfers(deps.db).page(merchantId, { limit: 100 })
+    return transfers.flatMap((transfer) => {
       const caip19 = `${transfer.network}/erc20:${transfer.token}`
       const token = deps.config?.tokens.find((candidate) => candidate.id === caip19)
       const network = deps.config?.networks.find((candidate) => candidate.id === transfer.network)
+      if (transfer.paymentId === null) return []
       return {
         paymentId: transfer.paymentId,
         transaction: { networkId: transfer.network, hash: transfer.txHash },

@@ -20,6 +20,7 @@ import { accountStore } from '../accounts/store.ts'
 import { paymentStore } from '../payments/store.ts'
 import { paymentReference, transferCall } from './reference.ts'
 import { evmTransfers } from './transfers.ts'
+import { unappliedTransfers } from './unapplied.ts'
 
 // A real local chain, three confirmations: every outcome below is a transaction anvil mined, or forgot.
 const chain = useLocalChain(3)
@@ -244,24 +245,39 @@ describe('a browser wallet payment', () => {
     expect(await evmTransfers(ctx.tdb.db).watching()).toBe(1)
   })
 
+  it('does not record as unapplied a transaction that paid a payment, submitted again after it ended', async () => {
+    const paid = await payment()
+    const hash = await transfer(chain, { paymentId: paid.paymentId, amount: QUOTED })
+    expect((await submit(paid, hash)).statusCode).toBe(200)
+    clock.advance(901_000)
+    expect((await submit(paid, hash)).json()).toMatchObject({ code: 'transaction_already_used' })
+    expect((await unappliedTransfers(ctx.tdb.db).page(account.merchantId, { limit: 10 })).transfers).toEqual([])
+  })
+
   it('leaves the payment expired when the transfer comes after its deadline, and records it for a refund', async () => {
     const paid = await payment()
     clock.advance(901_000)
     const hash = await transfer(chain, { paymentId: paid.paymentId, amount: QUOTED })
     const late = await submit(paid, hash)
     expect(late.statusCode).toBe(409)
-    expect(late.json()).toMatchObject({ code: 'invalid_transition', details: { status: 'expired', late: true } })
+    expect(late.json()).toMatchObject({
+      code: 'invalid_transition',
+      details: { status: 'expired', late: true, reason: 'payment_expired' },
+    })
     expect(await statusOf(paid.paymentId)).toBe('expired')
-    expect(await evmTransfers(ctx.tdb.db).lateOf(account.merchantId)).toMatchObject([
+    expect((await unappliedTransfers(ctx.tdb.db).page(account.merchantId, { limit: 10 })).transfers).toMatchObject([
       {
         paymentId: paid.paymentId,
         txHash: hash.toLowerCase(),
-        late: true,
+        logIndex: null,
+        reason: 'payment_expired',
         sender: BUYER.address.toLowerCase(),
         recipient: MERCHANT.toLowerCase(),
         amount: QUOTED,
       },
     ])
+    // Submitted again, it is the same transfer: recorded once.
+    expect((await submit(paid, hash)).json()).toMatchObject({ code: 'transaction_already_used' })
     // The partner reads what to refund, and to whom, over the API; another partner cannot.
     const api = await ctx.app.inject({ url: `/v1/merchants/${account.merchantId}/late-transfers`, headers: { 'api-key': account.apiKey } })
     expect(LateTransferList.parse(api.json()).data).toEqual([
@@ -285,8 +301,10 @@ describe('a browser wallet payment', () => {
     expect(refused.statusCode).toBe(404)
     expect(refused.json()).toMatchObject({ code: 'merchant_not_found' })
     // The operator hands the merchant what to refund, and to whom.
-    expect(await till('transfers late', '--merchant', account.merchantId)).toMatch(
-      new RegExp(`${paid.paymentId}  ${QUOTED} of eip155:31337/erc20:${chain.usdc.toLowerCase()} from ${BUYER.address.toLowerCase()}`),
+    expect(await till('transfers unapplied', '--merchant', account.merchantId)).toMatch(
+      new RegExp(
+        `payment_expired  ${paid.paymentId}  ${QUOTED} of eip155:31337/erc20:${chain.usdc.toLowerCase()} from ${BUYER.address.toLowerCase()}`,
+      ),
     )
   })
 })

@@ -1,4 +1,4 @@
-import { BROWSER_WALLET_ID, type BrowserWalletConfirmRequest, type CheckoutWallet } from '@till/contract'
+import { BROWSER_WALLET_ID, type BrowserWalletConfirmRequest, type CheckoutWallet, type UnappliedReason } from '@till/contract'
 import type { FastifyBaseLogger } from 'fastify'
 import { getAddress, type Hash, type PublicClient } from 'viem'
 import type { Database } from '../db/port.ts'
@@ -19,6 +19,7 @@ import { paymentQuotes } from './quotes.ts'
 import { fetchRates, type EndpointRates } from './rate-endpoint.ts'
 import { evmTransfers, type Transfer } from './transfers.ts'
 import { paymentReference } from './reference.ts'
+import { unappliedTransfers } from './unapplied.ts'
 import { checkTransfer } from './verify.ts'
 
 const BROWSER_WALLET: CheckoutWallet = { id: BROWSER_WALLET_ID, name: 'Browser wallet' }
@@ -102,17 +103,24 @@ export function evmRail(deps: EvmRailDeps) {
     return undefined
   }
 
-  /** A transfer that checked out but came after its payment ended: kept for the merchant to refund. */
+  /**
+   * A transfer that checked out but came after its payment ended: recorded as unapplied, for the merchant to
+   * refund. The answer stays a 409 either way; `details.late` is what the checkout page reads.
+   */
   async function recordLate(payment: PaymentRecord, transfer: Transfer): Promise<never> {
-    const bound = await evmTransfers(deps.db).bind({ ...transfer, late: true }, deps.clock.now())
-    if (!bound) throw new ApiError('transaction_already_used', 'This transaction was already submitted; it pays nothing more.')
-    deps.log.warn({ paymentId: payment.id, txHash: transfer.txHash }, 'a transfer arrived after its payment ended')
     // Read after the deadline has been applied: a payment past it reads as expired, even before the sweeper.
     const { status } = (await deps.payments.readForCheckout(payment.id)) ?? payment
+    const reason: UnappliedReason = status === 'succeeded' || status === 'processing' ? 'payment_already_paid' : 'payment_expired'
+    const recorded = await unappliedTransfers(deps.db).record(
+      { ...transfer, paymentId: payment.id, logIndex: null, reason },
+      deps.clock.now(),
+    )
+    if (!recorded) throw new ApiError('transaction_already_used', 'This transaction was already submitted; it pays nothing more.')
+    deps.log.warn({ paymentId: payment.id, txHash: transfer.txHash, reason }, 'a transfer arrived after its payment ended')
     throw new ApiError(
       'invalid_transition',
-      `Payment ${payment.id} is ${status}, so this transfer cannot pay it. It is recorded as a late transfer for the merchant to refund.`,
-      { details: { status, late: true } },
+      `Payment ${payment.id} is ${status}, so this transfer cannot pay it. It is recorded as an unapplied transfer for the merchant to refund.`,
+      { details: { status, late: true, reason } },
     )
   }
 
@@ -149,7 +157,6 @@ export function evmRail(deps: EvmRailDeps) {
       txHash: hash,
       paymentId: payment.id,
       merchantId: payment.merchantId,
-      late: false,
       sender: from,
       recipient: option.quote.recipient,
       token: option.token.address,
@@ -187,7 +194,7 @@ export function evmRail(deps: EvmRailDeps) {
         return processing
       })
     } catch (error) {
-      // Expired or paid by another transaction meanwhile: this one is late.
+      // Expired or paid by another transaction meanwhile: this one is unapplied.
       if (error instanceof ApiError && error.code === 'invalid_transition') return recordLate(payment, transfer)
       throw error
     }

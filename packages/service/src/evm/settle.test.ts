@@ -17,7 +17,6 @@ const watch = (unminedSince: Date | null = null): Watch => ({
     txHash: `0x${'1'.repeat(64)}`,
     paymentId: 'pay_1',
     merchantId: 'mer_1',
-    late: false,
     sender: '0x1111111111111111111111111111111111111111',
     recipient: '0x2222222222222222222222222222222222222222',
     token: '0x3333333333333333333333333333333333333333',

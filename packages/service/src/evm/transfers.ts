@@ -1,14 +1,15 @@
 import type { Queryable } from '../db/port.ts'
 import type { Address } from './ids.ts'
 
-/** A transfer that checked out against its payment: what it moved, from whom to whom. */
+/**
+ * A transfer that pays its payment: what it moved, from whom to whom. One that checked out but paid nothing
+ * (the payment had ended) is an unapplied transfer instead (unapplied.ts).
+ */
 export type Transfer = {
   network: string
   txHash: string
   paymentId: string
   merchantId: string
-  /** Submitted after the payment had ended: kept for the merchant to refund, never paying anything. */
-  late: boolean
   sender: Address
   recipient: Address
   /** The ERC-20 contract. */
@@ -46,12 +47,11 @@ type TransferRow = {
 
 type WatchRow = TransferRow & { nonce: string; from_block: string; unmined_since: Date | null }
 
-const toTransfer = (row: TransferRow, late: boolean): Transfer => ({
+const toTransfer = (row: TransferRow): Transfer => ({
   network: row.network,
   txHash: row.tx_hash,
   paymentId: row.payment_id,
   merchantId: row.merchant_id,
-  late,
   sender: row.sender as Address,
   recipient: row.recipient as Address,
   token: row.token as Address,
@@ -60,7 +60,7 @@ const toTransfer = (row: TransferRow, late: boolean): Transfer => ({
 })
 
 const toWatch = (row: WatchRow): Watch => {
-  const transfer = toTransfer(row, false)
+  const transfer = toTransfer(row)
   return {
     paymentId: transfer.paymentId,
     network: transfer.network,
@@ -83,8 +83,8 @@ export function evmTransfers(db: Queryable) {
      */
     async bind(transfer: Transfer, now: Date): Promise<boolean> {
       const rows = await db.query(
-        `INSERT INTO evm_transfers (network, tx_hash, payment_id, merchant_id, late, sender, recipient, token, amount, block_number, recorded_at)
-         VALUES ($1, lower($2), $3, $4, $5, $6, $7, $8, $9::numeric, $10, $11)
+        `INSERT INTO evm_transfers (network, tx_hash, payment_id, merchant_id, sender, recipient, token, amount, block_number, recorded_at)
+         VALUES ($1, lower($2), $3, $4, $5, $6, $7, $8::numeric, $9, $10)
          ON CONFLICT (network, tx_hash) DO NOTHING
          RETURNING tx_hash`,
         [
@@ -92,7 +92,6 @@ export function evmTransfers(db: Queryable) {
           transfer.txHash,
           transfer.paymentId,
           transfer.merchantId,
-          transfer.late,
           transfer.sender,
           transfer.recipient,
           transfer.token,
@@ -102,17 +101,6 @@ export function evmTransfers(db: Queryable) {
         ],
       )
       return rows.length === 1
-    },
-
-    /** A merchant's late transfers, newest first: each is money to send back to its sender. */
-    async lateOf(merchantId: string, limit = 100): Promise<(Transfer & { recordedAt: Date })[]> {
-      const rows = await db.query<TransferRow & { recorded_at: Date }>(
-        `SELECT payment_id, merchant_id, network, tx_hash, block_number::text AS block_number, sender, recipient, token,
-                amount::text AS amount, recorded_at
-           FROM evm_transfers WHERE merchant_id = $1 AND late ORDER BY recorded_at DESC LIMIT $2`,
-        [merchantId, limit],
-      )
-      return rows.map((row) => ({ ...toTransfer(row, true), recordedAt: row.recorded_at }))
     },
 
     async watch(input: Omit<Watch, 'unminedSince' | 'transfer'> & { now: Date }) {

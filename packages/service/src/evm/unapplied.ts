@@ -1,0 +1,175 @@
+import type { UnappliedReason } from '@till/contract'
+import type { Queryable } from '../db/port.ts'
+import type { Address } from './ids.ts'
+
+export type { UnappliedReason }
+
+/**
+ * A buyer's transfer to a merchant that paid no payment (issue 23, point 4), kept for the merchant to refund
+ * to `sender` (migration 0014).
+ */
+export type UnappliedTransfer = {
+  network: string
+  txHash: string
+  /** The Transfer log's index in its block; null when recorded from a posted hash not yet mined. */
+  logIndex: number | null
+  merchantId: string
+  /** The payment it matched; null when it matched none. */
+  paymentId: string | null
+  reason: UnappliedReason
+  sender: Address
+  recipient: Address
+  /** The ERC-20 contract. */
+  token: Address
+  amount: bigint
+  blockNumber: bigint | null
+}
+
+export type RecordedUnappliedTransfer = UnappliedTransfer & { recordedAt: Date }
+
+export type UnappliedPage = {
+  /** Newest first. */
+  transfers: RecordedUnappliedTransfer[]
+  /** Pass as `cursor` for the next page; null on the last one. */
+  nextCursor: string | null
+}
+
+/** A cursor the store did not issue (altered, or from another list): the caller answers 400. */
+export class UnappliedCursorError extends Error {
+  constructor() {
+    super('not a cursor of this list')
+    this.name = 'UnappliedCursorError'
+  }
+}
+
+type Row = {
+  network: string
+  tx_hash: string
+  log_index: number | null
+  merchant_id: string
+  payment_id: string | null
+  reason: UnappliedReason
+  sender: string
+  recipient: string
+  token: string
+  amount: string
+  block_number: string | null
+  recorded_at: Date
+  recorded_at_text: string
+}
+
+const toTransfer = (row: Row): RecordedUnappliedTransfer => ({
+  network: row.network,
+  txHash: row.tx_hash,
+  logIndex: row.log_index,
+  merchantId: row.merchant_id,
+  paymentId: row.payment_id,
+  reason: row.reason,
+  sender: row.sender as Address,
+  recipient: row.recipient as Address,
+  token: row.token as Address,
+  amount: BigInt(row.amount),
+  blockNumber: row.block_number === null ? null : BigInt(row.block_number),
+  recordedAt: row.recorded_at,
+})
+
+/**
+ * Where a page ended: the last row's instant (as PostgreSQL's exact text, microseconds included) and its
+ * transaction. It only positions the merchant's own list, which the caller's credentials already decide, so
+ * it needs no signature: an altered one that still reads merely starts the list elsewhere.
+ */
+type Position = [recordedAt: string, network: string, txHash: string]
+
+const encodeCursor = (position: Position) => Buffer.from(JSON.stringify(position)).toString('base64url')
+
+function decodeCursor(cursor: string): Position {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'))
+  } catch {
+    throw new UnappliedCursorError()
+  }
+  const valid =
+    Array.isArray(parsed) &&
+    parsed.length === 3 &&
+    parsed.every((part) => typeof part === 'string') &&
+    !Number.isNaN(Date.parse(String(parsed[0]))) &&
+    encodeCursor(parsed as Position) === cursor
+  if (!valid) throw new UnappliedCursorError()
+  return parsed as Position
+}
+
+const COLUMNS = `network, tx_hash, log_index, merchant_id, payment_id, reason, sender, recipient, token, amount::text AS amount,
+  block_number::text AS block_number, recorded_at, to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS recorded_at_text`
+
+/** The unapplied transfers: recorded once each, listed a page at a time for their merchant. */
+export function unappliedTransfers(db: Queryable) {
+  return {
+    /**
+     * Records the transfer; false when its transaction is already recorded (by the checkout page's post or
+     * by a chain watcher, whichever came first), which changes nothing. The insert's trigger queues the
+     * `transfer.unapplied` webhook event in the same transaction.
+     */
+    async record(transfer: UnappliedTransfer, now: Date): Promise<boolean> {
+      const rows = await db.query(
+        `INSERT INTO evm_unapplied_transfers (network, tx_hash, log_index, merchant_id, payment_id, reason, sender, recipient, token,
+                                              amount, block_number, recorded_at)
+         VALUES ($1, lower($2), $3, $4, $5, $6, $7, $8, $9, $10::numeric, $11, $12)
+         ON CONFLICT (network, tx_hash) DO NOTHING
+         RETURNING tx_hash`,
+        [
+          transfer.network,
+          transfer.txHash,
+          transfer.logIndex,
+          transfer.merchantId,
+          transfer.paymentId,
+          transfer.reason,
+          transfer.sender,
+          transfer.recipient,
+          transfer.token,
+          transfer.amount.toString(),
+          transfer.blockNumber?.toString() ?? null,
+          now,
+        ],
+      )
+      return rows.length === 1
+    },
+
+    /** Which of these transactions on `network` are recorded, as lower-case hashes. */
+    async recorded(network: string, txHashes: readonly string[]): Promise<Set<string>> {
+      if (txHashes.length === 0) return new Set()
+      const rows = await db.query<{ tx_hash: string }>(
+        'SELECT tx_hash FROM evm_unapplied_transfers WHERE network = $1 AND tx_hash = ANY ($2::text[])',
+        [network, txHashes.map((hash) => hash.toLowerCase())],
+      )
+      return new Set(rows.map((row) => row.tx_hash))
+    },
+
+    /**
+     * One page of the merchant's unapplied transfers, newest first. `cursor` is the previous page's
+     * `nextCursor`; one this store did not issue throws UnappliedCursorError.
+     */
+    async page(merchantId: string, query: { limit: number; cursor?: string }): Promise<UnappliedPage> {
+      const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor)
+      const rows = await db.query<Row>(
+        after
+          ? `SELECT ${COLUMNS} FROM evm_unapplied_transfers
+              WHERE merchant_id = $1 AND (recorded_at, network, tx_hash) < ($3::timestamptz, $4, $5)
+              ORDER BY recorded_at DESC, network DESC, tx_hash DESC LIMIT $2`
+          : `SELECT ${COLUMNS} FROM evm_unapplied_transfers
+              WHERE merchant_id = $1
+              ORDER BY recorded_at DESC, network DESC, tx_hash DESC LIMIT $2`,
+        after ? [merchantId, query.limit + 1, ...after] : [merchantId, query.limit + 1],
+      )
+      const more = rows.length > query.limit
+      const kept = more ? rows.slice(0, query.limit) : rows
+      const last = kept.at(-1)
+      return {
+        transfers: kept.map(toTransfer),
+        nextCursor: more && last ? encodeCursor([last.recorded_at_text, last.network, last.tx_hash]) : null,
+      }
+    },
+  }
+}
+
+export type UnappliedTransfers = ReturnType<typeof unappliedTransfers>
