@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { Database } from './db/port.ts'
 import type { Clock } from './core/clock.ts'
-import type { EvmConfig, FollowerTiming } from './evm/index.ts'
+import type { EvmConfig, EvmTiming } from './evm/index.ts'
 import type { RateLimit } from './http/rate-limit.ts'
 import type { LogoFetchOptions } from './logos/index.ts'
 
@@ -84,11 +84,12 @@ export type AppDeps = {
    */
   outbound?: Pick<LogoFetchOptions, 'lookup' | 'ca' | 'onDial'>
   /** Real payments on EVM chains: the operator's checked configuration (`till serve --config`). */
-  evm?: { config: EvmConfig; timing?: Partial<FollowerTiming> }
+  evm?: { config: EvmConfig; timing?: Partial<EvmTiming> }
 }
 
 // Blocks come every 2 to 12 s on the chains Till knows; a transaction missing for 30 minutes is gone (ADR 23).
-export const DEFAULT_FOLLOWER_TIMING: FollowerTiming = { intervalMs: 2_000, recheckMs: 2_000, dropAfterMs: 30 * 60_000 }
+// The watcher asks each network's head twice a second: a transfer is found within half a second of its block.
+export const DEFAULT_EVM_TIMING: EvmTiming = { intervalMs: 2_000, recheckMs: 2_000, dropAfterMs: 30 * 60_000, watchIntervalMs: 500 }
 
 /** The background jobs, each with its own switch: a job runs only while its interval is above 0. */
 export type JobIntervals = {

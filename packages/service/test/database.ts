@@ -51,7 +51,7 @@ export async function openTestDatabase(options: { max?: number } = {}): Promise<
         `TRUNCATE payment_transitions, payments, merchants, api_keys, partners, sandbox_confirmations, apps, buyers,
                   payment_stat_deltas, payment_stats, payment_stats_partner, customer_deltas, customer_members,
                   customer_cells, logo_images, idempotency_keys, webhook_attempts, webhook_deliveries, webhook_events,
-                  webhook_endpoints RESTART IDENTITY CASCADE`,
+                  webhook_endpoints, evm_watch_cursors RESTART IDENTITY CASCADE`,
       ),
     async close() {
       await db.close()

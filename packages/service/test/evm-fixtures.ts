@@ -5,7 +5,9 @@ import type { Database } from '../src/db/port.ts'
 import type { Clock } from '../src/core/clock.ts'
 import { evmChains } from '../src/evm/chains.ts'
 import { type EvmConfig, parseEvmConfig } from '../src/evm/config.ts'
-import { evmFollower, type FollowerTiming } from '../src/evm/follower.ts'
+import { evmFollower } from '../src/evm/follower.ts'
+import type { EvmTiming } from '../src/evm/rail.ts'
+import { evmWatcher } from '../src/evm/watcher.ts'
 import { paymentReference, transferCall } from '../src/evm/reference.ts'
 import { paymentService } from '../src/payments/service.ts'
 import { accountStore } from '../src/accounts/store.ts'
@@ -17,7 +19,7 @@ export const MERCHANT = devAccount(2).address
 export const STRANGER = devAccount(3)
 
 /** Checks happen only when a test runs the follower; a missing transaction is given up after 10 minutes. */
-export const HAND_TIMING: FollowerTiming = { intervalMs: 0, recheckMs: 0, dropAfterMs: 10 * 60_000 }
+export const HAND_TIMING: EvmTiming = { intervalMs: 0, recheckMs: 0, dropAfterMs: 10 * 60_000, watchIntervalMs: 0 }
 
 export type LocalChain = {
   anvil: Anvil
@@ -63,9 +65,40 @@ export async function receiveOnLocalChain(db: Database, account: { partnerId: st
 }
 
 /** Another instance's follower over the same database: tests decide when it checks. */
-export function handFollower(db: Database, clock: Clock, config: EvmConfig, timing = HAND_TIMING) {
+export function handFollower(db: Database, clock: Clock, config: EvmConfig, timing: EvmTiming = HAND_TIMING) {
   const payments = paymentService({ db, clock, policy: { paymentTtlSeconds: 900, allowLoopbackRedirects: false } })
   return evmFollower({ db, payments, chains: evmChains(config), clock, log: silentLog, timing })
+}
+
+/** Another instance's chain watcher over the same database: tests decide when it reads the chain. */
+export function handWatcher(db: Database, clock: Clock, config: EvmConfig) {
+  const payments = paymentService({ db, clock, policy: { paymentTtlSeconds: 900, allowLoopbackRedirects: false } })
+  return evmWatcher({
+    db,
+    payments,
+    chains: evmChains(config),
+    config,
+    clock,
+    log: silentLog,
+    timing: { watchIntervalMs: 0 },
+    claimed() {},
+  })
+}
+
+/**
+ * A wallet that cannot append data sends a bare ERC-20 transfer (a phone wallet paying an EIP-681 request);
+ * resolves with its hash once anvil has mined it.
+ */
+export async function plainTransfer(chain: LocalChain, input: { amount: bigint; to?: Address; from?: typeof BUYER }): Promise<Hash> {
+  const hash = await chain.clients.wallet.writeContract({
+    address: chain.usdc,
+    abi: erc20Abi,
+    functionName: 'transfer',
+    args: [input.to ?? MERCHANT, input.amount],
+    account: input.from ?? BUYER,
+  })
+  await chain.clients.public.waitForTransactionReceipt({ hash })
+  return hash
 }
 
 /** The buyer's wallet signs an ERC-20 transfer; resolves with its hash once anvil has mined it. */

@@ -29,8 +29,11 @@ export const CurrencyCode = z
 
 const MAX_CONFIRMATIONS = 1_000
 const MAX_DECIMALS = 36
+// eth_getLogs ranges (issue 23): 1,000 blocks suits most providers; none allows more than 100,000.
+const DEFAULT_LOG_RANGE = 1_000
+const MAX_LOG_RANGE = 100_000
 
-const NETWORK_FIELDS = ['id', 'name', 'rpcUrl', 'confirmations', 'devWallet']
+const NETWORK_FIELDS = ['id', 'name', 'rpcUrl', 'confirmations', 'maxLogRange', 'devWallet']
 const Network = z
   .strictObject(
     {
@@ -46,6 +49,19 @@ const Network = z
         .int({ error: expecting(`a whole number of blocks from 1 to ${MAX_CONFIRMATIONS} before a payment counts, e.g. 3`) })
         .min(1, { error: 'must be at least 1 (1 counts a payment as soon as its block is mined)' })
         .max(MAX_CONFIRMATIONS, { error: `must be at most ${MAX_CONFIRMATIONS}` }),
+      /**
+       * The most blocks one eth_getLogs call may span when the chain watcher reads transfers. Providers cap
+       * it anywhere from 10 to 10,000 blocks; a range the RPC still refuses is halved and asked again.
+       */
+      maxLogRange: z
+        .int({
+          error: expecting(
+            `a whole number of blocks from 1 to ${MAX_LOG_RANGE}, e.g. 1000 (what your RPC provider allows per eth_getLogs)`,
+          ),
+        })
+        .min(1, { error: 'must be at least 1 block' })
+        .max(MAX_LOG_RANGE, { error: `must be at most ${MAX_LOG_RANGE} blocks` })
+        .default(DEFAULT_LOG_RANGE),
       /** A dev account the node signs for (anvil's unlocked accounts): the checkout page's "Local dev wallet". */
       devWallet: z
         .string({
@@ -85,6 +101,7 @@ const Network = z
       name,
       rpcUrl: network.rpcUrl,
       confirmations: network.confirmations,
+      maxLogRange: network.maxLogRange,
       devWallet: network.devWallet,
     }
   })

@@ -3,7 +3,7 @@
 export { checksumAddress } from './checksum.ts'
 export { ConfigError, loadEvmConfig } from './config.ts'
 export type { EvmConfig } from './config.ts'
-export type { FollowerTiming } from './follower.ts'
+export type { EvmTiming } from './rail.ts'
 export { ADDRESS_PATTERN, chainIdOf, failsChecksum } from './ids.ts'
 export { lateTransferViews } from './late-transfers.ts'
 export { evmTransfers } from './transfers.ts'

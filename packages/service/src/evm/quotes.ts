@@ -2,6 +2,7 @@ import type { Database, Queryable } from '../db/port.ts'
 import { claimUniqueAmount, SLOT_HELD_AFTER_DEADLINE_MS } from './amount-slots.ts'
 import type { Address } from './ids.ts'
 import type { RateSource } from './quote.ts'
+import { paymentReference } from './reference.ts'
 
 /** What a buyer must send for one option of one payment, and the rate it was computed with. */
 export type StoredQuote = {
@@ -66,11 +67,19 @@ export function paymentQuotes(db: Database) {
     return rows.map(toQuote)
   }
 
-  async function insert(tx: Queryable, paymentId: string, quote: NewQuote, tokenMinor: bigint, uniqueAmount: boolean, now: Date) {
+  async function insert(
+    tx: Queryable,
+    paymentId: string,
+    quote: NewQuote,
+    fixed: { tokenMinor: bigint; uniqueAmount: boolean; watchUntil: Date },
+    now: Date,
+  ) {
+    const { tokenMinor, uniqueAmount } = fixed
     await tx.query(
       `INSERT INTO payment_quotes
-         (payment_id, option_id, network, token, token_minor, rate, rate_source, rate_as_of, recipient, unique_amount, created_at)
-       VALUES ($1, $2, $3, $4, $5::numeric, $6, $7, $8, $9, $10, $11)`,
+         (payment_id, option_id, network, token, token_minor, rate, rate_source, rate_as_of, recipient, unique_amount, created_at,
+          reference, watch_until)
+       VALUES ($1, $2, $3, $4, $5::numeric, $6, $7, $8, $9, $10, $11, $12, $13)`,
       [
         paymentId,
         quote.optionId,
@@ -83,6 +92,8 @@ export function paymentQuotes(db: Database) {
         quote.recipient,
         uniqueAmount,
         now,
+        paymentReference(paymentId),
+        fixed.watchUntil,
       ],
     )
   }
@@ -106,7 +117,14 @@ export function paymentQuotes(db: Database) {
             heldUntil,
             now,
           })
-          await insert(tx, payment.id, quote, unique ?? quote.tokenMinor, unique !== undefined, now)
+          // The address is watched as long as the slot is held: a late transfer still names this payment.
+          await insert(
+            tx,
+            payment.id,
+            quote,
+            { tokenMinor: unique ?? quote.tokenMinor, uniqueAmount: unique !== undefined, watchUntil: heldUntil },
+            now,
+          )
         }
         return read(payment.id, tx)
       })

@@ -5,7 +5,7 @@ import type { Database } from '../db/port.ts'
 import type { Clock } from '../core/clock.ts'
 import { ApiError, fieldError } from '../errors.ts'
 import type { PaymentRecord, PaymentService } from '../payments/index.ts'
-import { partnerModes, transferDetails } from '../rails/index.ts'
+import { partnerModes } from '../rails/index.ts'
 import type { PaymentRail } from '../rails/index.ts'
 import type { AccountStore } from '../accounts/index.ts'
 import { checkChainIds, evmChains } from './chains.ts'
@@ -21,6 +21,8 @@ import { evmTransfers, type Transfer } from './transfers.ts'
 import { paymentReference } from './reference.ts'
 import { unappliedTransfers } from './unapplied.ts'
 import { checkTransfer } from './verify.ts'
+import { claimTransfer, endedMeanwhile } from './claim.ts'
+import { evmWatcher, type WatcherTiming } from './watcher.ts'
 
 const BROWSER_WALLET: CheckoutWallet = { id: BROWSER_WALLET_ID, name: 'Browser wallet' }
 export const DEV_WALLET_NAME = 'Local dev wallet'
@@ -35,8 +37,11 @@ export type EvmRailDeps = {
   clock: Clock
   log: FastifyBaseLogger
   config: EvmConfig
-  timing: FollowerTiming
+  timing: EvmTiming
 }
+
+/** How often the rail's jobs run: the follower's checks and the watcher's reads. */
+export type EvmTiming = FollowerTiming & WatcherTiming
 
 /**
  * Real payments on EVM chains (issue 14, ADR 23): the buyer's own wallet signs an ERC-20 transfer straight
@@ -66,6 +71,7 @@ export function evmRail(deps: EvmRailDeps) {
     },
   })
   const follower = evmFollower({ db: deps.db, payments: deps.payments, chains, clock: deps.clock, log: deps.log, timing: deps.timing })
+  const watcher = evmWatcher({ ...deps, chains, claimed: follower.nudge })
 
   /** Asks the option's network; an RPC that fails or times out is a 502 the buyer can retry. */
   async function ask<T>(option: EvmOption, work: (client: PublicClient) => Promise<T>): Promise<T> {
@@ -124,6 +130,13 @@ export function evmRail(deps: EvmRailDeps) {
     )
   }
 
+  /** A posted hash that is already bound: the payment it paid when that is this one, else a 409. */
+  async function alreadyBound(payment: PaymentRecord, network: string, hash: Hash): Promise<PaymentRecord> {
+    if ((await evmTransfers(deps.db).boundTo(network, hash)) === payment.id)
+      return (await deps.payments.readForCheckout(payment.id)) ?? payment
+    throw new ApiError('transaction_already_used', 'This transaction was already submitted; a transaction pays one payment only.')
+  }
+
   async function submit(payment: PaymentRecord, submission: BrowserWalletConfirmRequest): Promise<PaymentRecord> {
     const option = (await options.of(payment)).find((candidate) => candidate.id === submission.optionId)
     if (!option) throw fieldError('optionId', 'not a payment option of this payment')
@@ -162,42 +175,22 @@ export function evmRail(deps: EvmRailDeps) {
       token: option.token.address,
       amount: option.quote.tokenMinor,
       blockNumber: checked.status === 'pending' ? null : checked.blockNumber,
+      matchedBy: 'reference',
     }
+    // The watcher may have found this very transfer first: the page's post then reads the payment it paid.
+    const alreadyPaid = () => alreadyBound(payment, option.network.id, hash)
+    if (await evmTransfers(deps.db).boundTo(option.network.id, hash)) return alreadyPaid()
     if (payment.status !== 'pending' || payment.expiresAt <= now) return recordLate(payment, transfer)
-
-    const paid = transferDetails({
-      // Checksummed where people read it, as wallets and explorers show it.
-      buyerAccount: `${option.network.id}:${getAddress(from)}`,
-      walletName: submission.walletName ?? null,
-      network: option.network.id,
-      token: option.token,
-      value: option.quote.tokenMinor,
-      transaction: { hash, nonce: BigInt(checked.nonce) },
-    })
-    let moved: PaymentRecord
+    let moved: PaymentRecord | 'bound'
     try {
-      moved = await deps.payments.atomically(async ({ transition, tx }) => {
-        const transfers = evmTransfers(tx)
-        if (!(await transfers.bind(transfer, now))) {
-          throw new ApiError('transaction_already_used', 'This transaction was already submitted; a transaction pays one payment only.')
-        }
-        const processing = await transition({ payment, to: 'processing', reason: 'transaction_submitted', paid })
-        await transfers.watch({
-          paymentId: payment.id,
-          network: option.network.id,
-          txHash: hash,
-          nonce: checked.nonce,
-          fromBlock,
-          blockNumber: transfer.blockNumber,
-          now,
-        })
-        return processing
-      })
+      const claim = { payment, network: option.network, token: option.token, nonce: checked.nonce, fromBlock, now }
+      moved = await claimTransfer(deps.payments, { ...claim, transfer, walletName: submission.walletName ?? null })
     } catch (error) {
       // Expired or paid by another transaction meanwhile: this one is unapplied.
-      if (error instanceof ApiError && error.code === 'invalid_transition') return recordLate(payment, transfer)
+      if (endedMeanwhile(error)) return recordLate(payment, transfer)
       throw error
     }
+    if (moved === 'bound') return alreadyPaid()
     follower.nudge()
     return moved
   }
@@ -241,8 +234,12 @@ export function evmRail(deps: EvmRailDeps) {
           wrong.map((message) => ({ path: '', message })),
         )
       follower.start()
+      watcher.start()
     },
-    stop: follower.stop,
+    async stop() {
+      await watcher.stop()
+      await follower.stop()
+    },
   }
   return rail
 }

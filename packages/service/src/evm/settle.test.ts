@@ -22,6 +22,7 @@ const watch = (unminedSince: Date | null = null): Watch => ({
     token: '0x3333333333333333333333333333333333333333',
     amount: 1n,
     blockNumber: 10n,
+    matchedBy: 'reference',
   },
 })
 

@@ -71,11 +71,14 @@ export async function settle(deps: SettleDeps, watch: Watch, payment: PaymentRec
     from: transfer.sender,
     to: transfer.recipient,
     amount: transfer.amount,
-    reference: paymentReference(payment.id),
+    // A transfer matched by its amount carried no reference: its Transfer log is what is checked.
+    reference: transfer.matchedBy === 'reference' ? paymentReference(payment.id) : undefined,
   }
   const check = await checkTransfer(client, watch.txHash as Hash, expected)
   const now = deps.clock.now()
-  if (check.status === 'unknown') {
+  // Only a transfer the buyer's own account signed can be replaced by its nonce; one matched by amount may
+  // come from a contract wallet, whose nonce says nothing of it.
+  if (check.status === 'unknown' && transfer.matchedBy === 'reference') {
     const replacement = await replacementOf(client, { sender: transfer.sender, nonce: watch.nonce, fromBlock: watch.fromBlock })
     if (replacement.status !== 'unused') {
       const same = replacement.status === 'found' ? await checkTransfer(client, replacement.hash, expected) : undefined

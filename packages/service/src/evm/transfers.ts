@@ -16,6 +16,11 @@ export type Transfer = {
   token: Address
   amount: bigint
   blockNumber: bigint | null
+  /**
+   * How it was tied to its payment: the reference its calldata carries, or its unique exact amount (a wallet
+   * that appends nothing); the follower checks it by the same (migration 0015).
+   */
+  matchedBy: 'reference' | 'amount'
 }
 
 /** A processing payment's transaction, followed until it has its network's confirmations. */
@@ -39,6 +44,7 @@ type TransferRow = {
   network: string
   tx_hash: string
   block_number: string | null
+  matched_by: 'reference' | 'amount'
   sender: string
   recipient: string
   token: string
@@ -57,6 +63,7 @@ const toTransfer = (row: TransferRow): Transfer => ({
   token: row.token as Address,
   amount: BigInt(row.amount),
   blockNumber: row.block_number === null ? null : BigInt(row.block_number),
+  matchedBy: row.matched_by,
 })
 
 const toWatch = (row: WatchRow): Watch => {
@@ -83,8 +90,9 @@ export function evmTransfers(db: Queryable) {
      */
     async bind(transfer: Transfer, now: Date): Promise<boolean> {
       const rows = await db.query(
-        `INSERT INTO evm_transfers (network, tx_hash, payment_id, merchant_id, sender, recipient, token, amount, block_number, recorded_at)
-         VALUES ($1, lower($2), $3, $4, $5, $6, $7, $8::numeric, $9, $10)
+        `INSERT INTO evm_transfers (network, tx_hash, payment_id, merchant_id, sender, recipient, token, amount, block_number, recorded_at,
+                                    matched_by)
+         VALUES ($1, lower($2), $3, $4, $5, $6, $7, $8::numeric, $9, $10, $11)
          ON CONFLICT (network, tx_hash) DO NOTHING
          RETURNING tx_hash`,
         [
@@ -98,9 +106,19 @@ export function evmTransfers(db: Queryable) {
           transfer.amount.toString(),
           transfer.blockNumber?.toString() ?? null,
           now,
+          transfer.matchedBy,
         ],
       )
       return rows.length === 1
+    },
+
+    /** The payment a transaction is bound to, if any. */
+    async boundTo(network: string, txHash: string): Promise<string | undefined> {
+      const [row] = await db.query<{ payment_id: string }>(
+        'SELECT payment_id FROM evm_transfers WHERE network = $1 AND tx_hash = lower($2)',
+        [network, txHash],
+      )
+      return row?.payment_id
     },
 
     async watch(input: Omit<Watch, 'unminedSince' | 'transfer'> & { now: Date }) {
@@ -151,7 +169,7 @@ export function evmTransfers(db: Queryable) {
           WHERE w.payment_id = due.payment_id AND t.network = w.network AND t.tx_hash = w.tx_hash
          RETURNING w.payment_id, t.merchant_id, w.network, w.tx_hash, w.nonce::text AS nonce, w.from_block::text AS from_block,
                    w.block_number::text AS block_number, w.unmined_since,
-                   t.sender, t.recipient, t.token, t.amount::text AS amount`,
+                   t.sender, t.recipient, t.token, t.amount::text AS amount, t.matched_by`,
         [now, leaseUntil, limit],
       )
       return rows.map(toWatch)

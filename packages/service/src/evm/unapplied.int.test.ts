@@ -82,6 +82,7 @@ describe('the unapplied transfers store', () => {
       token: USDC,
       amount: 1n,
       blockNumber: null,
+      matchedBy: 'reference' as const,
     }
     expect(await transfers.bind({ ...paying, txHash: hash(1), paymentId: first as string }, NOW)).toBe(true)
     const store = unappliedTransfers(ctx.tdb.db)

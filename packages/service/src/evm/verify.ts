@@ -19,8 +19,12 @@ export type TransferExpectation = {
   from: Address
   to: Address
   amount: bigint
-  /** The payment's reference, which the transfer's calldata must end with (reference.ts). */
-  reference: Hex
+  /**
+   * The payment's reference, which the transfer's calldata must end with (reference.ts); undefined for a
+   * transfer matched by its unique exact amount (issue 23), which is checked by its Transfer log alone:
+   * `from` is then the account the token moved from (a smart-contract wallet, maybe), not the signer.
+   */
+  reference: Hex | undefined
 }
 
 export type Mismatch = 'chain' | 'sender' | 'token' | 'recipient' | 'amount' | 'reference'
@@ -52,6 +56,11 @@ export async function checkTransfer(client: PublicClient, hash: Hash, expected: 
   if (transaction.chainId !== undefined && transaction.chainId !== expected.chainId) {
     return refused('chain', `the transaction is on chain ${transaction.chainId}, not ${expected.chainId}`)
   }
+  if (expected.reference === undefined) {
+    // Matched by amount: whatever the transaction called, only what the token logged counts (below).
+    if (transaction.blockNumber === null) return { status: 'pending', nonce: transaction.nonce }
+    return minedCheck(client, hash, expected, transaction.nonce)
+  }
   if (!isAddressEqual(transaction.from, expected.from)) {
     return refused('sender', `the transaction was sent by ${transaction.from}, not by the connected account ${expected.from}`)
   }
@@ -73,7 +82,11 @@ export async function checkTransfer(client: PublicClient, hash: Hash, expected: 
     return refused('reference', "the transfer does not carry this payment's reference; sign the transfer its checkout page built")
   }
   if (transaction.blockNumber === null) return { status: 'pending', nonce: transaction.nonce }
+  return minedCheck(client, hash, expected, transaction.nonce)
+}
 
+/** A mined transaction's receipt: reverted, or successful with the Transfer log the payment expects. */
+async function minedCheck(client: PublicClient, hash: Hash, expected: TransferExpectation, nonce: number): Promise<TransferCheck> {
   let receipt: Awaited<ReturnType<PublicClient['getTransactionReceipt']>>
   try {
     receipt = await client.getTransactionReceipt({ hash })
@@ -84,8 +97,7 @@ export async function checkTransfer(client: PublicClient, hash: Hash, expected: 
   }
   const depth = async () => (await client.getBlockNumber({ cacheTime: 0 })) - receipt.blockNumber + 1n
   // A revert is as final as the block it is in: a reorg could still replace it with nothing at all.
-  if (receipt.status === 'reverted')
-    return { status: 'reverted', blockNumber: receipt.blockNumber, confirmations: await depth(), nonce: transaction.nonce }
+  if (receipt.status === 'reverted') return { status: 'reverted', blockNumber: receipt.blockNumber, confirmations: await depth(), nonce }
   const transfers = parseEventLogs({ abi: erc20Abi, eventName: 'Transfer', logs: receipt.logs }).filter(
     (log) =>
       isAddressEqual(log.address, expected.token) &&
@@ -94,5 +106,5 @@ export async function checkTransfer(client: PublicClient, hash: Hash, expected: 
       log.args.value === expected.amount,
   )
   if (transfers.length === 0) return refused('token', 'the transaction succeeded but the token logged no such Transfer')
-  return { status: 'mined', blockNumber: receipt.blockNumber, confirmations: await depth(), nonce: transaction.nonce }
+  return { status: 'mined', blockNumber: receipt.blockNumber, confirmations: await depth(), nonce }
 }

@@ -1,4 +1,4 @@
-import { DEFAULT_FOLLOWER_TIMING } from '../app-config.ts'
+import { DEFAULT_EVM_TIMING } from '../app-config.ts'
 import type { AreaContext, V1Routes } from '../area-context.ts'
 import { sandboxRail, sandboxRoutes } from '../sandbox/index.ts'
 import type { PaymentsArea } from '../payments/index.ts'
@@ -21,7 +21,7 @@ export async function railsArea(ctx: AreaContext, { payments }: Pick<PaymentsAre
   if (ctx.evm) {
     // viem and the rail load only where a configuration names networks (bench/startup).
     const { evmRail } = await import('../evm/lazy.ts')
-    const timing = { ...DEFAULT_FOLLOWER_TIMING, ...ctx.evm.timing }
+    const timing = { ...DEFAULT_EVM_TIMING, ...ctx.evm.timing }
     list.push(evmRail({ db, payments, accounts, clock, log: app.log, config: ctx.evm.config, timing }))
   }
   const rails = paymentRails(list)
