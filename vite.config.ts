@@ -94,6 +94,15 @@ export default defineConfig({
         },
       },
       {
+        // The local chain's tools against a real anvil: `pnpm devchain pay` and its EIP-681 parser.
+        test: {
+          ...shared,
+          name: 'devchain',
+          root: here('./packages/devchain'),
+          include: ['src/**/*.test.ts'],
+        },
+      },
+      {
         // The demo shop's backend (its own API; the pay flow itself is covered by e2e/shop).
         test: {
           ...shared,

@@ -122,7 +122,7 @@ async function runReported(tool, invocation, count) {
   }
 }
 
-/** All vitest projects (contract, template minifier, checkout page, service, client, express, webview, demo) in one run. */
+/** All vitest projects (contract, template minifier, checkout page, service, client, express, webview, devchain, demo) in one run. */
 const vitest = () =>
   runReported(
     'vitest',

@@ -5,6 +5,7 @@
 // and any `till serve` flag after `--`.
 import { chmodSync, rmSync, writeFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
+import { recordLocalChain } from '@till/devchain/record'
 import { z } from 'zod'
 import { startDemoStack } from './stack.ts'
 
@@ -53,6 +54,8 @@ async function main(): Promise<void> {
     // Blocks every 2 s and 2 confirmations: the page shows "processing" for a moment, as on a real network.
     ...(options.chain === 'local' ? { localChain: { confirmations: 2, blockTimeSeconds: 2 } } : {}),
   })
+  // So that `pnpm devchain pay` finds this chain (anvil's port is the OS's pick); removed when the demo ends.
+  if (stack.localChain) process.once('exit', recordLocalChain({ ...stack.localChain, chainId: 31337 }))
   const stateFile = options['state-file']
   if (stateFile) {
     // It holds the sandbox key, and is only true while the stack runs: gone when the process ends, however
@@ -75,6 +78,7 @@ async function main(): Promise<void> {
             `  Local chain ${stack.localChain.rpcUrl}   (anvil, chain id 31337; inspect it with your own tools)`,
             `    USDC         ${stack.localChain.usdc}`,
             `    Dev wallet   ${stack.localChain.devWallet}   (the checkout page's "Local dev wallet" signs with it)`,
+            `    Pay as a phone wallet would, from a terminal:  pnpm devchain pay '<ethereum: URI shown on the checkout page>'`,
             '',
           ]
         : []),

@@ -1,3 +1,6 @@
+export { DEV_WALLET_INDEX, devAccount } from './accounts.ts'
 export { type Anvil, anvilBinary, startAnvil } from './anvil.ts'
+export { ChainError, type Paid, payRequest } from './pay.ts'
+export { type PaymentRequest, PaymentRequestError, parsePaymentRequest } from './payment-request.ts'
 export { startTillLocalChain, type TillLocalChain } from './till-chain.ts'
-export { chainClients, deployToken, devAccount, testTokenArtifact } from './token.ts'
+export { chainClients, deployToken, testTokenArtifact } from './token.ts'

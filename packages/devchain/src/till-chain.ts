@@ -2,7 +2,8 @@ import { writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { getAddress } from 'viem'
 import { type Anvil, startAnvil } from './anvil.ts'
-import { deployToken, devAccount } from './token.ts'
+import { DEV_WALLET_INDEX, devAccount } from './accounts.ts'
+import { deployToken } from './token.ts'
 
 export type TillLocalChain = {
   anvil: Anvil
@@ -37,7 +38,7 @@ export async function startTillLocalChain(options: {
     ...(options.port !== undefined ? { port: options.port } : {}),
   })
   try {
-    const devWallet = devAccount(1).address
+    const devWallet = devAccount(DEV_WALLET_INDEX).address
     const merchant = devAccount(2).address
     const usdc = getAddress(await deployToken(anvil.url, 'USD Coin (local)', 'USDC', [{ to: devWallet, amount: 1_000_000n * USDC_UNITS }]))
     const configFile = path.join(options.dir, 'till-local-chain.json')

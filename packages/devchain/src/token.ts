@@ -1,13 +1,9 @@
-// The test ERC-20, compiled with solc-js once per process and deployed with viem, and anvil's dev accounts.
+// The test ERC-20, compiled with solc-js once per process and deployed with viem as dev account 0.
 import { readFileSync } from 'node:fs'
 import solc from 'solc'
 import { type Abi, type Address, createPublicClient, createTestClient, createWalletClient, type Hex, http } from 'viem'
-import { mnemonicToAccount } from 'viem/accounts'
 import { foundry } from 'viem/chains'
-
-/** anvil's default mnemonic: its accounts are funded with ETH on every start. */
-const MNEMONIC = 'test test test test test test test test test test test junk'
-export const devAccount = (index: number) => mnemonicToAccount(MNEMONIC, { addressIndex: index })
+import { devAccount } from './accounts.ts'
 
 type Artifact = { abi: Abi; bytecode: Hex }
 let compiled: Artifact | undefined
