@@ -71,7 +71,7 @@ export function handFollower(db: Database, clock: Clock, config: EvmConfig, timi
 }
 
 /** Another instance's chain watcher over the same database: tests decide when it reads the chain. */
-export function handWatcher(db: Database, clock: Clock, config: EvmConfig) {
+export function handWatcher(db: Database, clock: Clock, config: EvmConfig, hooks: { claimed?: () => void } = {}) {
   const payments = paymentService({ db, clock, policy: { paymentTtlSeconds: 900, allowLoopbackRedirects: false } })
   return evmWatcher({
     db,
@@ -81,7 +81,7 @@ export function handWatcher(db: Database, clock: Clock, config: EvmConfig) {
     clock,
     log: silentLog,
     timing: { watchIntervalMs: 0 },
-    claimed() {},
+    claimed: hooks.claimed ?? (() => {}),
   })
 }
 

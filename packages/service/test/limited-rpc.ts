@@ -4,15 +4,16 @@ import type { AddressInfo } from 'node:net'
 /**
  * A JSON-RPC endpoint in front of a real node that refuses eth_getLogs over more than `maxRange` blocks, as
  * hosted providers do ("block range too large", -32005), and counts the calls it saw. Everything else is
- * passed through as it is.
+ * passed through as it is; `seen.calls` counts every method asked.
  */
 export async function limitedRpc(upstream: string, maxRange: number) {
-  const seen = { getLogs: 0, refused: 0, ranges: [] as [bigint, bigint][] }
+  const seen = { getLogs: 0, refused: 0, ranges: [] as [bigint, bigint][], calls: {} as Record<string, number> }
   const server: Server = createServer(async (request, response) => {
     const chunks: Buffer[] = []
     for await (const chunk of request) chunks.push(chunk as Buffer)
     const body = Buffer.concat(chunks).toString('utf8')
     const call = JSON.parse(body) as { id: number; method: string; params: { fromBlock: string; toBlock: string }[] }
+    for (const one of Array.isArray(call) ? call : [call]) seen.calls[one.method] = (seen.calls[one.method] ?? 0) + 1
     if (!Array.isArray(call) && call.method === 'eth_getLogs') {
       seen.getLogs++
       const [filter] = call.params

@@ -25,7 +25,7 @@ function problems(json: unknown): string[] {
 describe('parseEvmConfig', () => {
   it('gives each network its chain id and each token its network and lower-cased address', () => {
     const config = parseEvmConfig(valid, 'config.json')
-    expect(config.networks).toEqual([{ ...base, chainId: 8453 }])
+    expect(config.networks).toEqual([{ ...base, chainId: 8453, maxLogRange: 1000 }])
     expect(config.tokens).toEqual([
       { ...usdc, id: USDC.toLowerCase(), network: 'eip155:8453', address: '0x833589fcd6edb6e08f4c7c32d4f71b54bda02913' },
     ])
@@ -68,7 +68,7 @@ describe('parseEvmConfig', () => {
 
   it('refuses unknown fields, naming the ones that exist', () => {
     expect(problems({ ...valid, networks: [{ ...base, confirmation: 3 }], extra: true })).toEqual([
-      'config.json: networks[0]: unknown field "confirmation"; a network has id, name, rpcUrl, confirmations and devWallet',
+      'config.json: networks[0]: unknown field "confirmation"; a network has id, name, rpcUrl, confirmations, maxLogRange and devWallet',
       'config.json: unknown field "extra"; the EVM configuration has networks, tokens, rates and sandbox',
     ])
   })

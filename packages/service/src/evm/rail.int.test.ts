@@ -1,4 +1,4 @@
-import { ErrorBody, LateTransferList, Payment, PaymentOptionsResponse } from '@till/contract'
+import { ErrorBody, Payment, PaymentOptionsResponse, UnappliedTransferList } from '@till/contract'
 import { getAddress } from 'viem'
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createCheckoutPayment, embeddedData, gatewayCall, type CheckoutPayment } from '../../test/checkout-fixtures.ts'
@@ -104,6 +104,8 @@ describe('the options of a payment on a local chain', () => {
         rate: '1 EUR = 1.0842 USDC',
         // The wallet sends exactly this: transfer(payTo, amount), then the payment's reference.
         transfer: { to: getAddress(chain.usdc), data: transferCall(MERCHANT, QUOTED, paymentReference(created.paymentId)) },
+        // Any wallet may pay the same, unique, exact amount without the reference: a phone wallet scanning it.
+        paymentRequest: `ethereum:${getAddress(chain.usdc)}@31337/transfer?address=${getAddress(MERCHANT)}&uint256=${QUOTED}`,
       },
     ])
   })
@@ -227,21 +229,28 @@ describe('a browser wallet payment', () => {
     expect((await submit(buyers, buyersHash)).json()).toMatchObject({ status: 'processing' })
   })
 
-  it('takes a transaction hash once, however it is spelt', async () => {
+  const transitionsOf = async (paymentId: string) =>
+    (await ctx.tdb.db.query('SELECT 1 FROM payment_transitions WHERE payment_id = $1', [paymentId])).length
+
+  it('takes a transaction hash once, however it is spelt: posted again, it answers the payment it paid', async () => {
     const paid = await payment()
     const hash = await transfer(chain, { paymentId: paid.paymentId, amount: QUOTED })
     expect((await submit(paid, hash)).statusCode).toBe(200)
     const again = await submit(paid, hash.toUpperCase().replace('0X', '0x'))
-    expect(again.statusCode).toBe(409)
-    expect(again.json()).toMatchObject({ code: 'transaction_already_used' })
-    expect(await statusOf(paid.paymentId)).toBe('processing')
+    expect(again.statusCode).toBe(200)
+    expect(again.json()).toMatchObject({ status: 'processing' })
+    // Created, then processing: the second post moved nothing.
+    expect(await transitionsOf(paid.paymentId)).toBe(2)
   })
 
-  it('binds a hash in the transaction that moves the payment: of concurrent submissions, one wins', async () => {
+  it('binds a hash in the transaction that moves the payment: of concurrent submissions, one moves it', async () => {
     const paid = await payment()
     const hash = await transfer(chain, { paymentId: paid.paymentId, amount: QUOTED })
     const answers = await Promise.all(Array.from({ length: 4 }, () => submit(paid, hash)))
-    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 409, 409, 409])
+    // Each post of the buyer's own hash reads the payment it paid (the page may post twice, the watcher may
+    // have found it first); the payment moved once.
+    expect(answers.map((answer) => answer.json().status)).toEqual(['processing', 'processing', 'processing', 'processing'])
+    expect(await transitionsOf(paid.paymentId)).toBe(2)
     expect(await evmTransfers(ctx.tdb.db).watching()).toBe(1)
   })
 
@@ -250,7 +259,7 @@ describe('a browser wallet payment', () => {
     const hash = await transfer(chain, { paymentId: paid.paymentId, amount: QUOTED })
     expect((await submit(paid, hash)).statusCode).toBe(200)
     clock.advance(901_000)
-    expect((await submit(paid, hash)).json()).toMatchObject({ code: 'transaction_already_used' })
+    expect((await submit(paid, hash)).json()).toMatchObject({ status: 'processing' })
     expect((await unappliedTransfers(ctx.tdb.db).page(account.merchantId, { limit: 10 })).transfers).toEqual([])
   })
 
@@ -279,23 +288,28 @@ describe('a browser wallet payment', () => {
     // Submitted again, it is the same transfer: recorded once.
     expect((await submit(paid, hash)).json()).toMatchObject({ code: 'transaction_already_used' })
     // The partner reads what to refund, and to whom, over the API; another partner cannot.
-    const api = await ctx.app.inject({ url: `/v1/merchants/${account.merchantId}/late-transfers`, headers: { 'api-key': account.apiKey } })
-    expect(LateTransferList.parse(api.json()).data).toEqual([
+    const api = await ctx.app.inject({
+      url: `/v1/merchants/${account.merchantId}/unapplied-transfers`,
+      headers: { 'api-key': account.apiKey },
+    })
+    expect(UnappliedTransferList.parse(api.json()).data).toEqual([
       {
-        paymentId: paid.paymentId,
-        transaction: { networkId: 'eip155:31337', hash: hash.toLowerCase() },
+        transaction: { networkId: 'eip155:31337', hash: hash.toLowerCase(), logIndex: null },
         from: `eip155:31337:${BUYER.address}`,
+        to: `eip155:31337:${getAddress(MERCHANT)}`,
         tokenAmount: {
           unit: `caip19/eip155:31337/erc20:${chain.usdc.toLowerCase()}`,
           value: QUOTED.toString(),
           display: { assetSymbol: 'USDC', assetName: 'USD Coin', decimals: 6, networkName: 'Local chain' },
         },
+        reason: 'payment_expired',
+        paymentId: paid.paymentId,
         recordedAt: clock.now().toISOString(),
       },
     ])
     const stranger = await createAccount(ctx.tdb.db)
     const refused = await ctx.app.inject({
-      url: `/v1/merchants/${account.merchantId}/late-transfers`,
+      url: `/v1/merchants/${account.merchantId}/unapplied-transfers`,
       headers: { 'api-key': stranger.apiKey },
     })
     expect(refused.statusCode).toBe(404)

@@ -1,4 +1,4 @@
-import { erc20Abi } from 'viem'
+import { erc20Abi, getAddress } from 'viem'
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createCheckoutPayment, gatewayCall, type CheckoutPayment } from '../../test/checkout-fixtures.ts'
 import {
@@ -33,7 +33,9 @@ beforeEach(async () => {
   await receiveOnLocalChain(ctx.tdb.db, account)
   watcher = handWatcher(ctx.tdb.db, clock, chain.config)
   follower = handFollower(ctx.tdb.db, clock, chain.config)
-  // Whatever earlier tests left on chain is behind the cursor: each test reads only its own blocks.
+  // Whatever earlier tests left on chain is behind the cursor (the empty block is all it reads again): each
+  // test reads only its own blocks.
+  await chain.clients.test.mine({ blocks: 1 })
   await watcher.runOnce()
 })
 
@@ -55,7 +57,7 @@ const submit = (paid: CheckoutPayment, transactionHash: string) =>
     payload: { walletId: 'browser', optionId: 'usdc-31337', account: `eip155:31337:${BUYER.address}`, transactionHash },
   })
 
-/** The payment's recorded steps: each is one transition, and one webhook event where endpoints listen. */
+/** The payment's recorded steps from its creation: each is one transition, and one webhook event where endpoints listen. */
 async function transitions(paymentId: string): Promise<string[]> {
   const rows = await ctx.tdb.db.query<{ to_status: string }>(
     'SELECT to_status FROM payment_transitions WHERE payment_id = $1 ORDER BY id',
@@ -81,7 +83,7 @@ describe('a transfer the checkout page never posted', () => {
     expect(await statusOf(paid.paymentId)).toBe('processing')
     await follower.runOnce()
     expect(await statusOf(paid.paymentId)).toBe('succeeded')
-    expect(await transitions(paid.paymentId)).toEqual(['processing', 'succeeded'])
+    expect(await transitions(paid.paymentId)).toEqual(['pending', 'processing', 'succeeded'])
   })
 
   it('is found by its unique exact amount, from a wallet that appends nothing (a phone wallet scanning the QR code)', async () => {
@@ -89,7 +91,9 @@ describe('a transfer the checkout page never posted', () => {
     const second = await openPayment()
     // Same price, same merchant: each is asked its own exact amount, and offered as a payment request.
     expect(second.amount).not.toBe(first.amount)
-    expect(second.paymentRequest).toBe(`ethereum:${chain.usdc}@31337/transfer?address=${MERCHANT}&uint256=${second.amount}`)
+    expect(second.paymentRequest).toBe(
+      `ethereum:${getAddress(chain.usdc)}@31337/transfer?address=${getAddress(MERCHANT)}&uint256=${second.amount}`,
+    )
     await plainTransfer(chain, { amount: second.amount })
 
     await watcher.runOnce()
@@ -112,7 +116,7 @@ describe('a transfer posted by the page and found by the watcher', () => {
     expect((await submit(paid, hash)).json()).toMatchObject({ status: 'processing' })
     await watcher.runOnce()
     await follower.runOnce()
-    expect(await transitions(paid.paymentId)).toEqual(['processing', 'succeeded'])
+    expect(await transitions(paid.paymentId)).toEqual(['pending', 'processing', 'succeeded'])
   })
 
   it('moves the payment once when the watcher finds it first, and the page’s late post is answered with the payment', async () => {
@@ -120,10 +124,11 @@ describe('a transfer posted by the page and found by the watcher', () => {
     const hash = await transfer(chain, { paymentId: paid.paymentId, amount: paid.amount })
     await watcher.runOnce()
     const posted = await submit(paid, hash)
+    expect(posted.json()).toMatchObject({ status: 'processing' })
     expect(posted.statusCode).toBe(200)
     expect(posted.json()).toMatchObject({ status: 'processing' })
     await follower.runOnce()
-    expect(await transitions(paid.paymentId)).toEqual(['processing', 'succeeded'])
+    expect(await transitions(paid.paymentId)).toEqual(['pending', 'processing', 'succeeded'])
   })
 })
 
@@ -204,6 +209,6 @@ describe('a reorganisation', () => {
     await watcher.runOnce()
     await follower.runOnce()
     expect(await statusOf(paid.paymentId)).toBe('succeeded')
-    expect(await transitions(paid.paymentId)).toEqual(['processing', 'succeeded'])
+    expect(await transitions(paid.paymentId)).toEqual(['pending', 'processing', 'succeeded'])
   })
 })
