@@ -158,6 +158,8 @@ export function createDemoApp(deps: DemoDeps): Express {
  * the delivery is answered 500 and Till delivers it again.
  */
 async function learnFromEvent(till: TillClient, book: OrderBook, event: WebhookEvent): Promise<void> {
+  // A transfer that paid nothing is the shop owner's to refund; the demo's orders have nothing to learn from it.
+  if (event.type === 'transfer.unapplied') return
   const { paymentId, referenceId } = event.data
   const attempt = book.get(referenceId)?.attempts.find((candidate) => candidate.paymentId === paymentId)
   // Unknown, or already final (the router read a succeeded payment's status itself, just before).

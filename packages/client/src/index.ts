@@ -18,7 +18,7 @@ export {
 } from './errors.ts'
 export type { PartnerPaymentListParams, PaymentList, PaymentListPage, PaymentListParams } from './list.ts'
 export type { CreatedPayment, CreatePaymentParams, MerchantPayments } from './resources/merchant-payments.ts'
-export type { CreatedMerchant, CreateMerchantOptions, Merchants } from './resources/merchants.ts'
+export type { CreatedMerchant, CreateMerchantOptions, Merchants, UnappliedTransferListParams } from './resources/merchants.ts'
 export type { Payments } from './resources/payments.ts'
 export type { Sandbox } from './resources/sandbox.ts'
 export type { WebhookEndpoints } from './resources/webhook-endpoints.ts'

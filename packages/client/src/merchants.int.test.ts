@@ -31,10 +31,12 @@ describe('merchants', () => {
     expect(updated.merchant).toMatchObject({ id: merchant.id, name: 'Till Tea House' })
   })
 
-  it('lists a merchant’s late transfers (none yet), and refuses another partner’s merchant as not found', async () => {
-    const { merchant } = await till.merchants.create({ merchantName: 'Late Tea', merchantEmail: 'late@till.example' })
-    expect(await till.merchants.lateTransfers(merchant.id)).toMatchObject({ data: [] })
-    await expect(till.merchants.lateTransfers('mer_00000000000000000000000000')).rejects.toBeInstanceOf(TillNotFoundError)
+  it('lists a merchant’s unapplied transfers (none yet), and refuses another partner’s merchant as not found', async () => {
+    const { merchant } = await till.merchants.create({ merchantName: 'Stray Tea', merchantEmail: 'stray@till.example' })
+    expect(await till.merchants.unappliedTransfers(merchant.id)).toMatchObject({ data: [], nextCursor: null })
+    expect(await till.merchants.unappliedTransfers(merchant.id, { limit: 1 })).toMatchObject({ data: [], nextCursor: null })
+    await expect(till.merchants.unappliedTransfers(merchant.id, { cursor: 'nope' })).rejects.toBeInstanceOf(TillInvalidRequestError)
+    await expect(till.merchants.unappliedTransfers('mer_00000000000000000000000000')).rejects.toBeInstanceOf(TillNotFoundError)
   })
 
   it('replays a create with the same key, and refuses the key with another body', async () => {

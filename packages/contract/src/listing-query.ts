@@ -102,6 +102,16 @@ export const PaymentListQuery = z
   })
 
 export type PaymentListQuery = z.infer<typeof PaymentListQuery>
+
+/**
+ * Parses the already-decoded query of a plain keyset list (GET /v1/merchants/{merchantId}/unapplied-transfers):
+ * a page size and where the previous page ended. Unknown parameters are refused, as the listing's are.
+ */
+export const PageQuery = z.strictObject({
+  cursor: once('must be a string').min(1, { error: 'must not be empty' }).optional(),
+  limit: limit.default(LIST_LIMIT_DEFAULT),
+})
+export type PageQuery = z.infer<typeof PageQuery>
 export type PaymentListQueryInput = RawQuery
 
 /**

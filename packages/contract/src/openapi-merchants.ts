@@ -1,7 +1,7 @@
-// The merchants' operations (spec 4.5, 4.6): create, update with a logo, and the late transfers to refund.
+// The merchants' operations (spec 4.5, 4.6): create, update with a logo, and the unapplied transfers to refund.
 import type { z } from 'zod'
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER } from './headers.ts'
-import { LateTransfer, LateTransferList } from './late-transfers.ts'
+import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX } from './listing-query.ts'
 import {
   CreateMerchantRequest,
   LogoUrl,
@@ -12,6 +12,7 @@ import {
   UpdateMerchantRequest,
 } from './merchant.ts'
 import { type OperationTexts, pathParam } from './openapi-parts.ts'
+import { UnappliedReason, UnappliedTransfer, UnappliedTransferList } from './unapplied-transfers.ts'
 
 export const MERCHANT_COMPONENTS: readonly z.ZodType[] = [
   MerchantStatus,
@@ -21,8 +22,9 @@ export const MERCHANT_COMPONENTS: readonly z.ZodType[] = [
   UpdateMerchantRequest,
   Merchant,
   MerchantResponse,
-  LateTransfer,
-  LateTransferList,
+  UnappliedReason,
+  UnappliedTransfer,
+  UnappliedTransferList,
 ]
 
 const IDEMPOTENCY_DESCRIPTION =
@@ -73,13 +75,34 @@ export const MERCHANT_OPERATIONS: OperationTexts = {
     parameters: [pathParam('merchantId', 'MerchantId', 'Merchant identifier.')],
     responses: { 200: 'Merchant updated.' },
   },
-  Merchants_lateTransfers: {
-    summary: "A merchant's late transfers, to refund",
+  Merchants_unappliedTransfers: {
+    summary: "A merchant's unapplied transfers, to refund",
     description:
-      'Buyers’ transfers that matched a payment of the merchant but came after it had ended (an extension, like ' +
-      'BTCPay’s "paid late"): the payment keeps its status, and the merchant sends the amount back to `from`. ' +
-      "Newest first, at most 100. Another partner's merchant, or an unknown one, is 404 merchant_not_found.",
-    parameters: [pathParam('merchantId', 'MerchantId', 'Merchant identifier.')],
-    responses: { 200: 'The late transfers.' },
+      'Buyers’ transfers that reached the merchant but paid no payment (an extension, like BTCPay’s "paid late" and ' +
+      '"paid partially"): the payment had ended or was already paid by another transaction, the amount was not the ' +
+      "payment's, or no payment matched at all. `reason` says which; the payment, if any, keeps its status, and the " +
+      'merchant sends the amount back to `from`. Each transaction is listed once; the `transfer.unapplied` webhook event ' +
+      'announces each as it is recorded. One keyset page, newest first; pass `nextCursor` as `cursor` for the next ' +
+      '(a cursor that was not issued by this list is 400 invalid_params). Errors: invalid_params when a parameter cannot ' +
+      'be read or is unknown, params_validation when limit is outside 1–200. Another partner’s merchant, or an unknown ' +
+      'one, is 404 merchant_not_found.',
+    parameters: [
+      pathParam('merchantId', 'MerchantId', 'Merchant identifier.'),
+      {
+        name: 'cursor',
+        in: 'query',
+        required: false,
+        description: 'Opaque; the nextCursor of the previous page.',
+        schema: { type: 'string', minLength: 1 },
+      },
+      {
+        name: 'limit',
+        in: 'query',
+        required: false,
+        description: 'Page size.',
+        schema: { type: 'integer', minimum: 1, maximum: LIST_LIMIT_MAX, default: LIST_LIMIT_DEFAULT },
+      },
+    ],
+    responses: { 200: 'One page of the unapplied transfers.' },
   },
 }

@@ -12,12 +12,18 @@ import {
   WebhookEndpointList,
   WebhookEndpointStatus,
   WebhookEndpointWithSecret,
+  PaymentWebhookEvent,
+  TransferUnappliedWebhookEvent,
+  UnappliedTransferEventData,
   WebhookEvent,
   WebhookEventType,
 } from './webhooks.ts'
 
 export const WEBHOOK_COMPONENTS: readonly z.ZodType[] = [
   WebhookEventType,
+  PaymentWebhookEvent,
+  UnappliedTransferEventData,
+  TransferUnappliedWebhookEvent,
   WebhookEvent,
   CreateWebhookEndpointRequest,
   WebhookEndpointStatus,
@@ -41,13 +47,15 @@ const endpointId = stringParam('endpointId', 'The webhook endpoint id (we_…).'
 const schedule = WEBHOOK_RETRY_SCHEDULE_SECONDS.map((s) => (s < 60 ? `${s} s` : s < 3600 ? `${s / 60} min` : `${s / 3600} h`)).join(', ')
 
 export const WEBHOOKS_DESCRIPTION =
-  'Till POSTs a WebhookEvent to each enabled endpoint of the payment’s merchant when a payment becomes processing, ' +
-  'succeeded, failed or expired. Signed per Standard Webhooks: `webhook-id` (the event id), `webhook-timestamp` ' +
+  'Till POSTs a WebhookEvent to each enabled endpoint of the merchant that asked for its type: `payment.<status>` when a ' +
+  'payment becomes processing, succeeded, failed or expired (`data` is the payment), and `transfer.unapplied` when a ' +
+  'transfer to the merchant paid no payment (`data` is the transfer as the unapplied-transfers list shows it, with the ' +
+  'payment it matched or null). Signed per Standard Webhooks: `webhook-id` (the event id), `webhook-timestamp` ' +
   '(Unix seconds) and `webhook-signature` (`v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, one per valid ' +
   'secret, space-separated; for 24 h after a rotation both the old and the new secret sign). Any 2xx within 10 s ' +
   `delivers; otherwise Till retries after ${schedule} (± 10 % jitter), then disables the endpoint. Delivery is at ` +
   'least once and unordered: deduplicate by `webhook-id`, and read the payment status from Till before acting. ' +
-  'The event is written in the transaction that changes the status, so none is lost to a crash.'
+  'The event is written in the transaction that changes the status or records the transfer, so none is lost to a crash.'
 
 export const WEBHOOK_OPERATIONS: OperationTexts = {
   WebhookEndpoints_create: {

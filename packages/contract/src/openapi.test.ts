@@ -67,7 +67,7 @@ const EXPECTED_PATHS: Record<string, string[]> = {
   '/v1/merchants/payments': ['get'],
   '/v1/merchants': ['post'],
   '/v1/merchants/{merchantId}': ['patch'],
-  '/v1/merchants/{merchantId}/late-transfers': ['get'],
+  '/v1/merchants/{merchantId}/unapplied-transfers': ['get'],
   '/v1/webhook-endpoints': ['post', 'get'],
   '/v1/webhook-endpoints/{endpointId}': ['delete'],
   '/v1/webhook-endpoints/{endpointId}/rotate-secret': ['post'],
@@ -262,7 +262,7 @@ describe('createOpenApiDocument', () => {
     expect(schemaOf('/v1/merchants', 'post', 'responses', '201')).toEqual(ref('MerchantResponse'))
     expect(schemaOf('/v1/merchants/{merchantId}', 'patch', 'requestBody')).toEqual(ref('UpdateMerchantRequest'))
     expect(schemaOf('/v1/merchants/{merchantId}', 'patch', 'responses', '200')).toEqual(ref('MerchantResponse'))
-    expect(schemaOf('/v1/merchants/{merchantId}/late-transfers', 'get', 'responses', '200')).toEqual(ref('LateTransferList'))
+    expect(schemaOf('/v1/merchants/{merchantId}/unapplied-transfers', 'get', 'responses', '200')).toEqual(ref('UnappliedTransferList'))
     expect(schemaOf(SANDBOX_PATH, 'post', 'requestBody')).toEqual(ref('SimulatePaymentRequest'))
     expect(schemaOf(SANDBOX_PATH, 'post', 'responses', '200')).toEqual(ref('Payment'))
     for (const path of ['/v1/sandbox/payments/{paymentId}/confirm', '/v1/sandbox/payments/{paymentId}/reach-deadline']) {

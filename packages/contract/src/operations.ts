@@ -112,12 +112,12 @@ export const OPERATIONS = {
     request: 'UpdateMerchantRequest',
     responses: { 200: 'MerchantResponse' },
   },
-  Merchants_lateTransfers: {
+  Merchants_unappliedTransfers: {
     method: 'GET',
-    path: '/v1/merchants/{merchantId}/late-transfers',
+    path: '/v1/merchants/{merchantId}/unapplied-transfers',
     auth: PARTNER_ADMIN,
-    errors: [401, 404, 500],
-    responses: { 200: 'LateTransferList' },
+    errors: [400, 401, 404, 500],
+    responses: { 200: 'UnappliedTransferList' },
   },
   WebhookEndpoints_create: {
     method: 'POST',

@@ -1,4 +1,7 @@
 import { z } from 'zod'
+import { Caip10, Caip2 } from './caip.ts'
+import { DateTime } from './listing.ts'
+import { TokenAmount } from './money.ts'
 
 /**
  * Why a buyer's transfer to a merchant paid no payment (issue 23, point 4). The merchant holds the money
@@ -27,3 +30,40 @@ export const UnappliedReason = z.enum(UNAPPLIED_REASONS).meta({
     'did not), no_matching_payment (no payment matched).',
 })
 export type UnappliedReason = z.infer<typeof UnappliedReason>
+
+/**
+ * A buyer's transfer that paid nothing, as the API lists it: what to send back, to whom, and why.
+ * `GET /v1/merchants/{merchantId}/unapplied-transfers`, and the `transfer.unapplied` webhook event.
+ */
+export const UnappliedTransfer = z
+  .object({
+    transaction: z.object({
+      networkId: Caip2,
+      hash: z.string(),
+      logIndex: z
+        .int()
+        .min(0)
+        .nullable()
+        .meta({ description: "The ERC-20 Transfer log's index in its block; null when recorded from a hash the checkout page posted." }),
+    }),
+    from: Caip10.meta({ description: 'The account that sent it: where a refund goes.' }),
+    to: Caip10.meta({ description: "The merchant's receiving account it reached." }),
+    tokenAmount: TokenAmount,
+    reason: UnappliedReason,
+    paymentId: z.string().nullable().meta({ description: 'The payment it matched; null when it matched none (no_matching_payment).' }),
+    recordedAt: DateTime,
+  })
+  .meta({
+    id: 'UnappliedTransfer',
+    description:
+      'A transfer to the merchant that paid no payment; the payment, if any, keeps its status. The merchant refunds it to `from`.',
+  })
+export type UnappliedTransfer = z.infer<typeof UnappliedTransfer>
+
+export const UnappliedTransferList = z
+  .object({
+    data: z.array(UnappliedTransfer),
+    nextCursor: z.string().nullable().meta({ description: 'Pass as `cursor` for the next page; null on the last page.' }),
+  })
+  .meta({ id: 'UnappliedTransferList', description: "One page of a merchant's unapplied transfers, newest first." })
+export type UnappliedTransferList = z.infer<typeof UnappliedTransferList>

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { DateTime, Payment } from './listing.ts'
 import { canTransition, MERCHANT_STATUSES, type MerchantPaymentStatus, type TRANSITIONS } from './statuses.ts'
+import { UnappliedTransfer } from './unapplied-transfers.ts'
 
 /**
  * Server-to-server notifications: a documented extension of the spec (section 6 leaves webhooks "not
@@ -9,15 +10,22 @@ import { canTransition, MERCHANT_STATUSES, type MerchantPaymentStatus, type TRAN
  */
 /** A status a payment can move to: each is an event, `payment.<status>`. */
 type ReachedStatus = (typeof TRANSITIONS)[MerchantPaymentStatus][number]
-export type WebhookEventTypeName = `payment.${ReachedStatus}`
+export type PaymentEventTypeName = `payment.${ReachedStatus}`
+/** The events: a payment reached a status, or a transfer to the merchant paid nothing (issue 23, point 4). */
+export type WebhookEventTypeName = PaymentEventTypeName | 'transfer.unapplied'
 
-export const WEBHOOK_EVENT_TYPES = MERCHANT_STATUSES.filter((status) => MERCHANT_STATUSES.some((from) => canTransition(from, status))).map(
+export const PAYMENT_EVENT_TYPES = MERCHANT_STATUSES.filter((status) => MERCHANT_STATUSES.some((from) => canTransition(from, status))).map(
   (status) => `payment.${status}`,
-) as [WebhookEventTypeName, ...WebhookEventTypeName[]]
+) as [PaymentEventTypeName, ...PaymentEventTypeName[]]
 
-export const WebhookEventType = z
-  .enum(WEBHOOK_EVENT_TYPES)
-  .meta({ id: 'WebhookEventType', description: 'What happened: the payment reached this status.' })
+export const WEBHOOK_EVENT_TYPES = [...PAYMENT_EVENT_TYPES, 'transfer.unapplied'] as [WebhookEventTypeName, ...WebhookEventTypeName[]]
+
+export const WebhookEventType = z.enum(WEBHOOK_EVENT_TYPES).meta({
+  id: 'WebhookEventType',
+  description:
+    'What happened: `payment.<status>`, the payment reached this status; `transfer.unapplied`, a transfer to the merchant ' +
+    'paid no payment and is kept for a refund.',
+})
 export type WebhookEventType = z.infer<typeof WebhookEventType>
 
 /** The Standard Webhooks headers, lower-case as HTTP/2 and Node give them. */
@@ -29,19 +37,56 @@ export const WEBHOOK_RETRY_SCHEDULE_SECONDS = [5, 5 * 60, 30 * 60, 2 * 3600, 5 *
 /** How long a replaced signing secret keeps signing deliveries after a rotation. */
 export const WEBHOOK_SECRET_GRACE_SECONDS = 24 * 3600
 
-export const WebhookEvent = z
+const eventId = z.string().meta({ description: 'Event id; also the `webhook-id` header. Receivers deduplicate by it.' })
+
+export const PaymentWebhookEvent = z
   .object({
-    id: z.string().meta({ description: 'Event id; also the `webhook-id` header. Receivers deduplicate by it.' }),
-    type: WebhookEventType,
+    id: eventId,
+    type: z.enum(PAYMENT_EVENT_TYPES),
     createdAt: DateTime,
     data: Payment.meta({ description: 'The payment as the partner listing shows it at the moment of the change.' }),
   })
-  .meta({
-    id: 'WebhookEvent',
-    description:
-      'The JSON body of a webhook delivery. Delivered at least once and in no guaranteed order: deduplicate by `id` ' +
-      '(the `webhook-id` header) and read the payment status server-side before acting.',
+  .meta({ id: 'PaymentWebhookEvent', description: 'A payment reached the status its type names.' })
+export type PaymentWebhookEvent = z.infer<typeof PaymentWebhookEvent>
+
+export const UnappliedTransferEventData = UnappliedTransfer.extend({
+  payment: Payment.nullable().meta({
+    description: 'The payment it matched as the partner listing showed it when the transfer was recorded; null when none.',
+  }),
+}).meta({
+  id: 'UnappliedTransferEventData',
+  description: 'The transfer as GET /v1/merchants/{merchantId}/unapplied-transfers lists it, with the payment it matched.',
+})
+export type UnappliedTransferEventData = z.infer<typeof UnappliedTransferEventData>
+
+export const TransferUnappliedWebhookEvent = z
+  .object({
+    id: eventId,
+    type: z.literal('transfer.unapplied'),
+    createdAt: DateTime,
+    data: UnappliedTransferEventData,
   })
+  .meta({
+    id: 'TransferUnappliedWebhookEvent',
+    description: 'A transfer reached the merchant but paid no payment: refund it to `data.from`.',
+  })
+export type TransferUnappliedWebhookEvent = z.infer<typeof TransferUnappliedWebhookEvent>
+
+export const WebhookEvent = z.discriminatedUnion('type', [PaymentWebhookEvent, TransferUnappliedWebhookEvent]).meta({
+  id: 'WebhookEvent',
+  discriminator: {
+    propertyName: 'type',
+    mapping: Object.fromEntries(
+      WEBHOOK_EVENT_TYPES.map((type) => [
+        type,
+        `#/components/schemas/${type === 'transfer.unapplied' ? 'TransferUnappliedWebhookEvent' : 'PaymentWebhookEvent'}`,
+      ]),
+    ),
+  },
+  description:
+    'The JSON body of a webhook delivery, told apart by `type`. Delivered at least once and in no guaranteed order: ' +
+    'deduplicate by `id` (the `webhook-id` header) and read the payment status server-side before acting.',
+})
 export type WebhookEvent = z.infer<typeof WebhookEvent>
 
 const WebhookUrl = z

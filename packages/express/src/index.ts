@@ -15,3 +15,11 @@ export { payRouter } from './router.ts'
 export { WEBHOOK_TOLERANCE_SECONDS } from './signature.ts'
 export { type MemoryWebhookIdStoreOptions, memoryWebhookIdStore, type WebhookIdStore } from './webhook-ids.ts'
 export { UnmatchedPaymentError, webhookRouter } from './webhooks.ts'
+// What `onEvent` receives, told apart by `type`.
+export type {
+  PaymentWebhookEvent,
+  TransferUnappliedWebhookEvent,
+  UnappliedTransfer,
+  UnappliedTransferEventData,
+  WebhookEvent,
+} from '@till/contract'

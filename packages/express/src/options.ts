@@ -70,7 +70,9 @@ export interface WebhookOptions {
   webhookIds?: WebhookIdStore
   /**
    * Called once per new, verified event of any type, after the router's own work (fulfilling the order on
-   * `payment.succeeded`). If it throws, the delivery is answered 500 and Till delivers it again.
+   * `payment.succeeded`). Tell events apart by `type`: `payment.<status>` carries the payment,
+   * `transfer.unapplied` a transfer that paid nothing, for you to refund to `data.from`, with the payment it
+   * matched or null. If it throws, the delivery is answered 500 and Till delivers it again.
    */
   onEvent?: (event: WebhookEvent) => void | Promise<void>
   /** The clock, in milliseconds since the epoch, for the 5-minute timestamp tolerance; `Date.now` by default. */

@@ -6,7 +6,7 @@ import { once } from 'node:events'
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { TillClient } from '@till/client'
-import type { VerifyReply, WebhookEvent, WebhookEventType } from '@till/contract'
+import type { PaymentWebhookEvent, VerifyReply, WebhookEvent } from '@till/contract'
 import express from 'express'
 import { Webhook } from 'standardwebhooks'
 import { afterAll, describe, expect, test } from 'vitest'
@@ -31,7 +31,7 @@ const LISTING_STATUS = {
 } as const
 
 /** An event as Till would send it: the payment as the listing shows it. */
-function eventOf(type: WebhookEventType, referenceId: string, paymentId: string): WebhookEvent {
+function eventOf(type: PaymentWebhookEvent['type'], referenceId: string, paymentId: string): PaymentWebhookEvent {
   const status = LISTING_STATUS[type]
   const at = new Date(NOW).toISOString()
   return {

@@ -2,7 +2,7 @@
 // `webhookSecret`, or `POST /` of `webhookRouter` mounted on its own. A delivery is verified on its raw
 // bytes, processed once per `webhook-id`, and a `payment.succeeded` takes the same path as the return page:
 // the event body only says where to look, the status read from Till decides.
-import { WEBHOOK_EVENT_TYPES, WebhookEvent } from '@till/contract'
+import { type PaymentWebhookEvent, WEBHOOK_EVENT_TYPES, WebhookEvent } from '@till/contract'
 import express, { type Request, type RequestHandler, type Router } from 'express'
 import { errorHandler, MerchantError } from './errors.ts'
 import { checkPayment, StatusUnavailable } from './fulfil.ts'
@@ -11,7 +11,8 @@ import type { PayableOrder } from './orders.ts'
 import { type SignatureCheck, signatureCheck } from './signature.ts'
 import { memoryWebhookIdStore, type WebhookIdStore } from './webhook-ids.ts'
 
-// An event is one payment as the listing shows it: a few kilobytes. Anything far bigger is not Till's.
+// An event is one payment as the listing shows it, or one transfer and its payment: a few kilobytes. Anything
+// far bigger is not Till's.
 const BODY_LIMIT = '256kb'
 
 /**
@@ -177,7 +178,7 @@ function isNewEventType(json: unknown): boolean {
 async function fulfilFromEvent<O extends PayableOrder>(
   context: FulfilmentContext<O>,
   webhooks: WebhookContext<O>,
-  event: WebhookEvent,
+  event: PaymentWebhookEvent,
 ): Promise<void> {
   const { paymentId, referenceId } = event.data
   const order = await webhooks.orderOfReference(referenceId)

@@ -3,6 +3,7 @@ import type { Clock } from '../src/core/clock.ts'
 import { logoUrls } from '../src/logos/urls.ts'
 import { serviceSecret } from '../src/db/secrets.ts'
 import { webhookDispatcher } from '../src/webhooks/dispatcher.ts'
+import { unappliedSnapshotView } from '../src/evm/unapplied-views.ts'
 import { secretSealer } from '../src/webhooks/secrets.ts'
 import { type WebhookSender, webhookSender } from '../src/webhooks/sender.ts'
 import { WebhookEndpointWithSecret } from '@till/contract'
@@ -17,13 +18,18 @@ import type { WebhookReceiver } from './webhook-receiver.ts'
 export async function handDispatcher(
   db: Database,
   clock: Clock,
-  options: { outbound?: { lookup: Parameters<typeof webhookSender>[0]['lookup']; ca: string[] }; send?: WebhookSender },
+  options: {
+    outbound?: { lookup: Parameters<typeof webhookSender>[0]['lookup']; ca: string[] }
+    send?: WebhookSender
+    evm?: Parameters<typeof unappliedSnapshotView>[0]
+  },
 ) {
   return webhookDispatcher({
     db,
     clock,
     sealer: secretSealer(await serviceSecret(db, 'webhook_secret_key', clock.now())),
     logoUrl: logoUrls(() => CHECKOUT_URL),
+    transferView: unappliedSnapshotView(options.evm),
     send: options.send ?? webhookSender({ policy: { allowLoopback: true }, ...options.outbound }),
     log: silentLog,
     intervalMs: 60_000,

@@ -1,16 +1,24 @@
 import { randomUUID } from 'node:crypto'
 import {
-  LateTransferList,
   type CreateMerchantRequestInput,
   IDEMPOTENCY_KEY_HEADER,
   IDEMPOTENT_REPLAYED_HEADER,
   MerchantResponse,
+  UnappliedTransferList,
   type UpdateMerchantRequestInput,
 } from '@till/contract'
 import type { RequestOptions } from '../config.ts'
 import type { RequestCore } from '../request.ts'
 import { type TillResponse, withLastResponse } from '../response.ts'
 import { endpoint } from '../params.ts'
+
+/** A page of unapplied transfers: its size and where the previous page ended. */
+export type UnappliedTransferListParams = {
+  /** 1 to 200 per page; 50 by default. */
+  limit?: number
+  /** The `nextCursor` of the previous page. */
+  cursor?: string
+}
 
 /** A merchant as the API returns it, and whether the answer replays an earlier create with the same key. */
 export type CreatedMerchant = MerchantResponse & { replayed: boolean }
@@ -74,13 +82,23 @@ export class Merchants {
   }
 
   /**
-   * A merchant's late transfers (`GET /v1/merchants/{merchantId}/late-transfers`): buyers' transfers that
-   * matched a payment but came after it had ended, newest first. The payment keeps its status; refund each
-   * to its `from`. Another partner's merchant, or an unknown one, is a `TillNotFoundError`.
+   * One page of a merchant's unapplied transfers (`GET /v1/merchants/{merchantId}/unapplied-transfers`),
+   * newest first: buyers' transfers that reached the merchant but paid no payment, each with its `reason`
+   * (the payment had ended or was already paid, the amount was wrong, or no payment matched). The payment,
+   * if any, keeps its status; refund each to its `from`. Pass the page's `nextCursor` as `cursor` for the
+   * next one. Another partner's merchant, or an unknown one, is a `TillNotFoundError`.
    */
-  async lateTransfers(merchantId: string, options?: RequestOptions): Promise<TillResponse<LateTransferList>> {
+  async unappliedTransfers(
+    merchantId: string,
+    params: UnappliedTransferListParams = {},
+    options?: RequestOptions,
+  ): Promise<TillResponse<UnappliedTransferList>> {
+    const query = {
+      ...(params.limit === undefined ? {} : { limit: params.limit }),
+      ...(params.cursor === undefined ? {} : { cursor: params.cursor }),
+    }
     const { data, meta } = await this.#core.request(
-      { ...endpoint('Merchants_lateTransfers', { merchantId }), schema: LateTransferList, idempotent: true },
+      { ...endpoint('Merchants_unappliedTransfers', { merchantId }), query, schema: UnappliedTransferList, idempotent: true },
       options,
     )
     return withLastResponse(data, meta)

@@ -4,6 +4,7 @@ import { flag } from '../config/flag.ts'
 import type { Database } from '../db/port.ts'
 import { systemClock } from '../core/clock.ts'
 import { logoUrls } from '../logos/index.ts'
+import { unappliedSnapshotView } from '../evm/index.ts'
 import { serviceSecret } from '../db/secrets.ts'
 import { secretSealer, webhookService } from '../webhooks/index.ts'
 import { adminCommand, type Command, id } from './admin-command.ts'
@@ -11,7 +12,15 @@ import { adminCommand, type Command, id } from './admin-command.ts'
 /** The same service as the API's webhook endpoints; loopback URLs are refused here, as outside sandbox. */
 async function webhooksOf(db: Database) {
   const sealer = secretSealer(await serviceSecret(db, 'webhook_secret_key', systemClock.now()))
-  return webhookService({ db, clock: systemClock, sealer, logoUrl: logoUrls(() => '/checkout'), policy: { allowLoopback: false } })
+  return webhookService({
+    db,
+    clock: systemClock,
+    sealer,
+    logoUrl: logoUrls(() => '/checkout'),
+    // Without the EVM configuration at hand, a transfer's token is shown by its id alone.
+    transferView: unappliedSnapshotView(undefined),
+    policy: { allowLoopback: false },
+  })
 }
 
 const merchantFlag = flag({ type: 'string', value: 'ID', schema: id, help: 'The merchant whose webhook endpoints to look at' })

@@ -2,9 +2,10 @@ import {
   CreateMerchantRequest,
   IDEMPOTENCY_KEY_HEADER,
   IDEMPOTENT_REPLAYED_HEADER,
-  type LateTransfer,
   MerchantId,
   routePath,
+  type RawQuery,
+  type UnappliedTransferList,
   UpdateMerchantRequest,
 } from '@till/contract'
 import type { FastifyInstance } from 'fastify'
@@ -42,12 +43,12 @@ function knownShape(merchantId: string): string {
 }
 
 /**
- * Merchants over the API: spec 4.5 and 4.6, and the late transfers they refund (an extension). The key may
+ * Merchants over the API: spec 4.5 and 4.6, and the unapplied transfers they refund (an extension). The key may
  * also come as `Authorization: Bearer` (spec 5, rule 3), as the operations table allows these operations.
  */
 export function merchantRoutes(
   app: FastifyInstance,
-  deps: { merchants: MerchantService; lateTransfers: (merchantId: string) => Promise<LateTransfer[]> },
+  deps: { merchants: MerchantService; unappliedTransfers: (merchantId: string, query: RawQuery) => Promise<UnappliedTransferList> },
 ) {
   app.post(routePath('Merchants_create'), async (request, reply) => {
     const key = idempotencyKeyOf(header(request, IDEMPOTENCY_KEY_HEADER))
@@ -68,9 +69,9 @@ export function merchantRoutes(
     return { merchant }
   })
 
-  app.get<{ Params: { merchantId: string } }>(routePath('Merchants_lateTransfers'), async (request) => {
+  app.get<{ Params: { merchantId: string }; Querystring: RawQuery }>(routePath('Merchants_unappliedTransfers'), async (request) => {
     const merchantId = knownShape(request.params.merchantId)
     await deps.merchants.ownedBy(principalOf(request).partnerId, merchantId)
-    return { data: await deps.lateTransfers(merchantId) }
+    return deps.unappliedTransfers(merchantId, request.query)
   })
 }

@@ -1,16 +1,26 @@
 import type { WebhookEventType } from '@till/contract'
 import type { Queryable } from '../db/port.ts'
 
-/** An outbox event as stored (the payment row at the change) and its merchant: what renders its body. */
+/**
+ * An outbox event as stored (the payment row at the change; for transfer.unapplied, the transfer's row and
+ * its payment's, if any) and its merchant: what renders its body.
+ */
 export type StoredEvent = {
-  event: { id: string; type: WebhookEventType; createdAt: Date; payment: Record<string, unknown> }
+  event: {
+    id: string
+    type: WebhookEventType
+    createdAt: Date
+    payment: Record<string, unknown> | null
+    transfer: Record<string, unknown> | null
+  }
   merchant: { id: string; name: string; logo: string | null }
 }
 
 type EventRow = {
   event_id: string
   type: WebhookEventType
-  payment: Record<string, unknown>
+  payment: Record<string, unknown> | null
+  transfer: Record<string, unknown> | null
   event_created_at: Date
   merchant_id: string
   merchant_name: string
@@ -18,11 +28,11 @@ type EventRow = {
 }
 
 // Selected from `webhook_events e JOIN merchants m`, by every query that renders an event.
-const EVENT_COLUMNS = `e.id AS event_id, e.type, e.payment, e.created_at AS event_created_at,
+const EVENT_COLUMNS = `e.id AS event_id, e.type, e.payment, e.transfer, e.created_at AS event_created_at,
                 m.id AS merchant_id, m.name AS merchant_name, m.logo_digest`
 
 const storedEvent = (row: EventRow): StoredEvent => ({
-  event: { id: row.event_id, type: row.type, createdAt: row.event_created_at, payment: row.payment },
+  event: { id: row.event_id, type: row.type, createdAt: row.event_created_at, payment: row.payment, transfer: row.transfer },
   merchant: { id: row.merchant_id, name: row.merchant_name, logo: row.logo_digest },
 })
 

@@ -1,9 +1,18 @@
-import { ErrorBody, WebhookDeliveryList, WebhookEndpointList, WebhookEndpointWithSecret, WebhookEvent } from '@till/contract'
+import {
+  ErrorBody,
+  type PaymentWebhookEvent,
+  WebhookDeliveryList,
+  WebhookEndpointList,
+  WebhookEndpointWithSecret,
+  WebhookEvent,
+} from '@till/contract'
 import { Webhook } from 'standardwebhooks'
 import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { type Account, createAccount } from '../../test/fixtures.ts'
 import { handDispatcher, registerEndpoint, sandboxPayment, useWebhookApp } from '../../test/webhook-fixtures.ts'
 import { startWebhookReceiver } from '../../test/webhook-receiver.ts'
+import type { Address } from '../evm/ids.ts'
+import { unappliedTransfers } from '../evm/unapplied.ts'
 
 // Sandbox mode: the receiver is HTTPS on 127.0.0.1 (as hooks.corner-shop.com, through the injected lookup).
 const receiver = await startWebhookReceiver()
@@ -87,12 +96,108 @@ describe('webhook endpoints', () => {
   })
 })
 
+const BUYER = '0x52908400098527886e0f7030069857d2e4169ee7' as Address
+const SHOP = '0x8ba1f109551bd432803012645ac136ddd64dba72' as Address
+const USDC = '0x833589fcd6edb6e08f4c7c32d4f71b54bda02913' as Address
+
+/** Records an unapplied transfer to the account's merchant, as the rail or the chain watcher does. */
+async function recordUnapplied(input: { paymentId: string | null; reason: 'payment_expired' | 'no_matching_payment'; hash?: string }) {
+  const txHash = input.hash ?? `0x${'ab'.repeat(32)}`
+  const recorded = await unappliedTransfers(ctx.tdb.db).record(
+    {
+      network: 'eip155:8453',
+      txHash,
+      logIndex: input.paymentId === null ? 7 : null,
+      merchantId: account.merchantId,
+      paymentId: input.paymentId,
+      reason: input.reason,
+      sender: BUYER,
+      recipient: SHOP,
+      token: USDC,
+      amount: 12_345_678n,
+      blockNumber: input.paymentId === null ? 18_000_000n : null,
+    },
+    clock.now(),
+  )
+  expect(recorded).toBe(true)
+  return txHash
+}
+
+describe('transfer.unapplied', () => {
+  it('is sent signed when an unapplied transfer is recorded: the transfer as the API lists it, with its payment or null', async () => {
+    const { endpoint, secret } = await register()
+    expect(endpoint.events).toContain('transfer.unapplied')
+    const paymentId = await pay(['failed'])
+    await (await dispatcher()).runOnce()
+    receiver.received.length = 0
+    const matched = await recordUnapplied({ paymentId, reason: 'payment_expired', hash: `0x${'cd'.repeat(32)}` })
+    const stray = await recordUnapplied({ paymentId: null, reason: 'no_matching_payment' })
+    // Recorded again (the page posted it, the watcher saw it): one event still.
+    expect(
+      await unappliedTransfers(ctx.tdb.db).record(
+        {
+          network: 'eip155:8453',
+          txHash: stray,
+          logIndex: 7,
+          merchantId: account.merchantId,
+          paymentId: null,
+          reason: 'no_matching_payment',
+          sender: BUYER,
+          recipient: SHOP,
+          token: USDC,
+          amount: 12_345_678n,
+          blockNumber: 18_000_000n,
+        },
+        clock.now(),
+      ),
+    ).toBe(false)
+    expect(await (await dispatcher()).runOnce()).toBe(2)
+    const events = receiver.received.map((_, i) => verified(secret, i))
+    expect(events.map((event) => event.type)).toEqual(['transfer.unapplied', 'transfer.unapplied'])
+    const byHash = new Map(events.map((event) => [event.type === 'transfer.unapplied' ? event.data.transaction.hash : '', event]))
+    const common = {
+      from: 'eip155:8453:0x52908400098527886E0F7030069857D2E4169EE7',
+      to: 'eip155:8453:0x8ba1f109551bD432803012645Ac136ddd64DBA72',
+      tokenAmount: { unit: `caip19/eip155:8453/erc20:${USDC}`, value: '12345678', display: null },
+      recordedAt: clock.now().toISOString(),
+    }
+    expect(byHash.get(stray)).toEqual({
+      id: expect.stringMatching(/^evt_/),
+      type: 'transfer.unapplied',
+      createdAt: clock.now().toISOString(),
+      data: {
+        ...common,
+        transaction: { networkId: 'eip155:8453', hash: stray, logIndex: 7 },
+        reason: 'no_matching_payment',
+        paymentId: null,
+        payment: null,
+      },
+    })
+    expect(byHash.get(matched)).toMatchObject({
+      data: {
+        ...common,
+        transaction: { networkId: 'eip155:8453', hash: matched, logIndex: null },
+        reason: 'payment_expired',
+        paymentId,
+        payment: { paymentId, status: 'failed', merchant: { id: account.merchantId } },
+      },
+    })
+    // The deliveries list shows the same event.
+    const listed = await deliveries(endpoint.id)
+    expect(listed.map((delivery) => delivery.event).filter((event) => event.type === 'transfer.unapplied')).toEqual(
+      expect.arrayContaining(events),
+    )
+  })
+})
+
 describe('deliveries', () => {
   it('sends each status change as a signed event carrying the payment as the listing shows it', async () => {
     const { secret } = await register()
     const paymentId = await pay(['processing', 'succeeded'])
     expect(await (await dispatcher()).runOnce()).toBe(2)
-    const events = receiver.received.map((_, i) => verified(secret, i))
+    const events = receiver.received
+      .map((_, i) => verified(secret, i))
+      .filter((event): event is PaymentWebhookEvent => event.type !== 'transfer.unapplied')
     expect(events.map((event) => event.type).sort()).toEqual(['payment.processing', 'payment.succeeded'])
     const succeeded = events.find((event) => event.type === 'payment.succeeded')
     expect(succeeded?.data).toMatchObject({ paymentId, status: 'succeeded', isTerminal: true, merchant: { id: account.merchantId } })
@@ -106,6 +211,7 @@ describe('deliveries', () => {
     await register({ url: receiver.url(), events: ['payment.failed'] })
     await pay(['processing', 'succeeded'])
     await pay(['failed'])
+    await recordUnapplied({ paymentId: null, reason: 'no_matching_payment' })
     await (await dispatcher()).runOnce()
     expect(receiver.received.map((r) => JSON.parse(r.body).type)).toEqual(['payment.failed'])
   })

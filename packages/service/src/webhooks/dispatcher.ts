@@ -6,7 +6,7 @@ import type { Clock } from '../core/clock.ts'
 import { jobFailed, periodic } from '../core/periodic.ts'
 import type { LogoUrl } from '../logos/index.ts'
 import { type AttemptOutcome, type AttemptRecord, type ClaimedDelivery, webhookDeliveryStore } from './deliveries.ts'
-import { webhookEvent } from './events.ts'
+import { type TransferView, webhookEvent } from './events.ts'
 import { type SecretSealer, signatureHeader } from './secrets.ts'
 import { ATTEMPT_TIMEOUT_MS, type WebhookSender } from './sender.ts'
 
@@ -18,6 +18,8 @@ export type DispatcherOptions = {
   clock: Clock
   sealer: SecretSealer
   logoUrl: LogoUrl
+  /** How a transfer.unapplied event shows its transfer (the token's display comes from the EVM configuration). */
+  transferView: TransferView
   send: WebhookSender
   log: FastifyBaseLogger
   /** How often due deliveries are looked for besides the trigger's notification (retries come due this way). */
@@ -76,7 +78,12 @@ export function webhookDispatcher(options: DispatcherOptions) {
 
   /** The signed request, or the reason Till could not make it (a secret it cannot open, an event it cannot render). */
   function prepare(delivery: ClaimedDelivery, at: Date) {
-    const event = webhookEvent({ ...delivery.event, merchant: delivery.merchant, logoUrl: options.logoUrl })
+    const event = webhookEvent({
+      ...delivery.event,
+      merchant: delivery.merchant,
+      logoUrl: options.logoUrl,
+      transferView: options.transferView,
+    })
     const body = JSON.stringify(event)
     const headers = {
       [WEBHOOK_HEADERS.id]: event.id,

@@ -1,4 +1,4 @@
-import type { WebhookEvent, WebhookEventType } from '@till/contract'
+import type { Payment, UnappliedTransfer, WebhookEvent, WebhookEventType } from '@till/contract'
 import type { LogoUrl } from '../logos/index.ts'
 import { listingPayment, type PaymentRow, toPaymentRecord } from '../payments/index.ts'
 
@@ -17,24 +17,39 @@ export function rowFromSnapshot(snapshot: Record<string, unknown>): PaymentRow {
   return row as PaymentRow
 }
 
-/** An event's body: the payment as the listing showed it at the change. */
+/** Renders a transfer.unapplied event's stored transfer row as the API lists it (evm/unapplied-views.ts). */
+export type TransferView = (snapshot: Record<string, unknown>) => UnappliedTransfer
+
+/**
+ * An event's body: for `payment.<status>`, the payment as the listing showed it at the change; for
+ * `transfer.unapplied`, the transfer as the API lists it with that payment, or null when it matched none.
+ */
 export function webhookEvent(input: {
   id: string
   type: WebhookEventType
   createdAt: Date
-  payment: Record<string, unknown>
+  payment: Record<string, unknown> | null
+  transfer: Record<string, unknown> | null
   merchant: { id: string; name: string; logo: string | null }
   logoUrl: LogoUrl
+  transferView: TransferView
 }): WebhookEvent {
   const { merchant } = input
-  return {
-    id: input.id,
-    type: input.type,
-    createdAt: input.createdAt.toISOString(),
-    data: listingPayment(toPaymentRecord(rowFromSnapshot(input.payment)), {
+  const payment = (snapshot: Record<string, unknown>): Payment =>
+    listingPayment(toPaymentRecord(rowFromSnapshot(snapshot)), {
       id: merchant.id,
       name: merchant.name,
       iconUrl: input.logoUrl(merchant.logo),
-    }),
+    })
+  const head = { id: input.id, createdAt: input.createdAt.toISOString() }
+  if (input.type === 'transfer.unapplied') {
+    if (!input.transfer) throw new Error(`event ${input.id} has no transfer`)
+    return {
+      ...head,
+      type: input.type,
+      data: { ...input.transferView(input.transfer), payment: input.payment ? payment(input.payment) : null },
+    }
   }
+  if (!input.payment) throw new Error(`event ${input.id} has no payment`)
+  return { ...head, type: input.type, data: payment(input.payment) }
 }

@@ -13,7 +13,7 @@ import type { LogoUrl } from '../logos/index.ts'
 import { type LookupAll, defaultLookup, pinnedConnections, TargetRefused } from '../net/pinned.ts'
 import type { AddressPolicy } from '../net/public-address.ts'
 import { webhookDeliveryStore } from './deliveries.ts'
-import { webhookEvent } from './events.ts'
+import { type TransferView, webhookEvent } from './events.ts'
 import { newSigningSecret, type SecretSealer } from './secrets.ts'
 import { type EndpointRecord, webhookEndpointStore } from './store.ts'
 
@@ -38,6 +38,7 @@ export function webhookService(deps: {
   clock: Clock
   sealer: SecretSealer
   logoUrl: LogoUrl
+  transferView: TransferView
   policy: AddressPolicy
   lookup?: LookupAll | undefined
 }) {
@@ -116,7 +117,7 @@ export function webhookService(deps: {
         id: delivery.id,
         status: delivery.status,
         nextAttemptAt: delivery.status === 'pending' && delivery.nextAttemptAt ? delivery.nextAttemptAt.toISOString() : null,
-        event: webhookEvent({ ...delivery.event, merchant: delivery.merchant, logoUrl: deps.logoUrl }),
+        event: webhookEvent({ ...delivery.event, merchant: delivery.merchant, logoUrl: deps.logoUrl, transferView: deps.transferView }),
         attempts: delivery.attempts.map((attempt) => ({ ...attempt, attemptedAt: attempt.attemptedAt.toISOString() })),
       }))
     },
