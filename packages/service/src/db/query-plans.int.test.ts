@@ -7,6 +7,8 @@ import { readStats } from '../listing/stats.ts'
 import { accountStore } from '../accounts/store.ts'
 import { paymentStore } from '../payments/store.ts'
 import { unappliedTransfers } from '../evm/unapplied.ts'
+import { matchQueries } from '../evm/transfer-match.ts'
+import { watchCursors } from '../evm/watch-cursors.ts'
 
 let tdb: TestDatabase
 beforeAll(async () => {
@@ -49,6 +51,15 @@ const lookups: Array<[string, (db: Queryable) => Promise<unknown>]> = [
   ['merchants of a partner', (db) => accountStore(db).listMerchants('ptn_x')],
   ['the sandbox partner', (db) => accountStore(db).findSandboxPartner()],
   ['app by id (App-Id)', (db) => accountStore(db).findApp('app_x')],
+  ['addresses the chain watcher looks for', (db) => matchQueries(db).watched('eip155:8453', now)],
+  ['found transactions already bound', (db) => matchQueries(db).bound('eip155:8453', ['0xab'])],
+  ['quotes named by found references', (db) => matchQueries(db).byReference('eip155:8453', 'eip155:8453/erc20:0x1', ['0x01'])],
+  [
+    'quotes holding found exact amounts',
+    (db) => matchQueries(db).byAmount('eip155:8453', 'eip155:8453/erc20:0x1', [{ to: '0x02', value: 5n }], now),
+  ],
+  ['open payments at found addresses', (db) => matchQueries(db).openAt('eip155:8453', 'eip155:8453/erc20:0x1', ['0x02'], now)],
+  ['the chain watcher’s cursor', (db) => watchCursors(db).advance({ network: 'eip155:8453', owner: 'x', nextBlock: 5n, now, until: now })],
   ['unapplied transfers of a merchant, first page', (db) => unappliedTransfers(db).page('mer_x', { limit: 50 })],
   [
     'unapplied transfers of a merchant, next page',

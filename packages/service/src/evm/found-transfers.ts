@@ -46,12 +46,8 @@ export function foundTransfers(deps: {
 
   /** Hashes already bound to a payment or recorded as unapplied: found again, they change nothing. */
   async function known(network: string, hashes: readonly string[]): Promise<Set<string>> {
-    const rows = await deps.db.query<{ tx_hash: string }>(
-      'SELECT tx_hash FROM evm_transfers WHERE network = $1 AND tx_hash = ANY ($2::text[])',
-      [network, hashes],
-    )
-    const recorded = await unapplied.recorded(network, hashes)
-    return new Set([...rows.map((row) => row.tx_hash), ...recorded])
+    const [bound, recorded] = [await queries.bound(network, hashes), await unapplied.recorded(network, hashes)]
+    return new Set([...bound, ...recorded])
   }
 
   async function readTransaction(network: EvmNetwork, hash: string): Promise<CandidateTx | undefined> {
@@ -132,22 +128,18 @@ export function foundTransfers(deps: {
 
   return {
     /** Each address a payment of the network may be paid to now or was paid to in the last day, with its merchant. */
-    async watchedAddresses(network: string, now: Date): Promise<Map<Address, string>> {
-      const rows = await deps.db.query<{ recipient: Address; merchant_id: string }>(
-        `SELECT DISTINCT ON (q.recipient) q.recipient, p.merchant_id
-           FROM payment_quotes q JOIN payments p ON p.id = q.payment_id
-          WHERE q.network = $1 AND q.watch_until > $2
-          ORDER BY q.recipient, q.created_at DESC`,
-        [network, now],
-      )
-      return new Map(rows.map((row) => [row.recipient, row.merchant_id]))
-    },
+    watchedAddresses: queries.watched,
 
     /** Matches and applies the candidate logs of one range, in chain order. */
     async handle(network: EvmNetwork, logs: readonly TransferLog[], addresses: ReadonlyMap<Address, string>): Promise<void> {
       const seen = await known(network.id, [...new Set(logs.map((log) => log.txHash))])
       // One transaction pays one payment or is recorded once: its first log to a watched address decides.
-      const fresh = logs.filter((log) => !seen.has(log.txHash) && (seen.add(log.txHash), true))
+      const fresh: TransferLog[] = []
+      for (const log of logs) {
+        if (seen.has(log.txHash)) continue
+        seen.add(log.txHash)
+        fresh.push(log)
+      }
       if (fresh.length === 0) return
       const txs = await mapLimit(fresh, READ_CONCURRENCY, (log) => readTransaction(network, log.txHash))
       const now = deps.clock.now()

@@ -65,6 +65,31 @@ const QUOTE_COLUMNS = 'q.payment_id, q.option_id, p.merchant_id, q.recipient, q.
 /** The lookups matching makes, each one indexed query for a whole batch of transfers. */
 export function matchQueries(db: Queryable) {
   return {
+    /**
+     * The addresses the watcher looks for on `network`: each that a quote may still be paid to, or was in
+     * the last day (payment_quotes_watched), with the merchant of its latest quote.
+     */
+    async watched(network: string, now: Date): Promise<Map<Address, string>> {
+      const rows = await db.query<{ recipient: Address; merchant_id: string }>(
+        `SELECT DISTINCT ON (q.recipient) q.recipient, p.merchant_id
+           FROM payment_quotes q JOIN payments p ON p.id = q.payment_id
+          WHERE q.network = $1 AND q.watch_until > $2
+          ORDER BY q.recipient, q.created_at DESC`,
+        [network, now],
+      )
+      return new Map(rows.map((row) => [row.recipient, row.merchant_id]))
+    },
+
+    /** Which of these transactions already pay a payment (evm_transfers' key). */
+    async bound(network: string, hashes: readonly string[]): Promise<string[]> {
+      if (hashes.length === 0) return []
+      const rows = await db.query<{ tx_hash: string }>(
+        'SELECT tx_hash FROM evm_transfers WHERE network = $1 AND tx_hash = ANY ($2::text[])',
+        [network, hashes],
+      )
+      return rows.map((row) => row.tx_hash)
+    },
+
     /** The quote of this token that each reference names (payment_quotes_reference). */
     async byReference(network: string, token: string, references: readonly Hex[]): Promise<Map<string, QuoteRef>> {
       if (references.length === 0) return new Map()
