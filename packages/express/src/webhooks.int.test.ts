@@ -361,6 +361,32 @@ describe('POST /webhooks: processing', () => {
     expect(shop.fulfilled).toEqual([])
   })
 
+  test('a transfer.unapplied event reaches onEvent, typed, and fulfils nothing even when it names the order’s payment', async () => {
+    const { shop, events } = await webhookShop()
+    const { order, paymentId } = await pendingOrder(shop)
+    const payment = eventOf('payment.expired', order.id, paymentId).data
+    const event: WebhookEvent = {
+      id: `evt_${randomUUID()}`,
+      type: 'transfer.unapplied',
+      createdAt: new Date(NOW).toISOString(),
+      data: {
+        transaction: { networkId: 'eip155:8453', hash: `0x${'ab'.repeat(32)}`, logIndex: 4 },
+        from: 'eip155:8453:0x52908400098527886E0F7030069857D2E4169EE7',
+        to: 'eip155:8453:0x8ba1f109551bD432803012645Ac136ddd64DBA72',
+        tokenAmount: { unit: 'caip19/eip155:8453/erc20:0x833589fcd6edb6e08f4c7c32d4f71b54bda02913', value: '15000000', display: null },
+        reason: 'payment_expired',
+        paymentId,
+        recordedAt: new Date(NOW).toISOString(),
+        payment,
+      },
+    }
+    expect((await deliver(shop, event)).json()).toEqual({ received: true })
+    expect(events).toEqual([event])
+    expect(order.paid).toBeUndefined()
+    expect(shop.fulfilled).toEqual([])
+    expect(shop.errors).toEqual([])
+  })
+
   test('an event type newer than the package is acknowledged (so Till does not disable the endpoint) and ignored', async () => {
     const { shop, events } = await webhookShop()
     const event = { ...eventOf('payment.processing', 'ord_x', 'pay_x'), type: 'payment.refunded' }
