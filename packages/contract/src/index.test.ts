@@ -80,6 +80,15 @@ const NAMES = [
   'SandboxCredentials',
   'TillReadyLine',
   'SandboxReadyLine',
+  'UNAPPLIED_REASONS',
+  'UnappliedReason',
+  'UnappliedTransfer',
+  'UnappliedTransferList',
+  'PageQuery',
+  'PAYMENT_EVENT_TYPES',
+  'PaymentWebhookEvent',
+  'TransferUnappliedWebhookEvent',
+  'UnappliedTransferEventData',
 ]
 
 describe('@till/contract', () => {
