@@ -59,3 +59,24 @@ test('a buyer whose browser has no wallet is told how to get one', async ({ page
   await expect(page.getByText(/^No browser wallet found\. To pay, install a wallet extension/)).toBeVisible()
   await expect(page.getByRole('button', { name: /Sign and pay/ })).toHaveCount(0)
 })
+
+test('a buyer’s tab closes right after the wallet sent the transfer, and the payment succeeds all the same', async ({
+  page,
+  chainTill: till,
+}) => {
+  await injectWallet(page, { rpcUrl: till.chain.anvil.url, account: BUYER, chainId: 31337, name: 'Fox Test Wallet' })
+  const payment = await till.createPayment({ amount: { unit: 'iso4217/EUR', value: '1250' } })
+  await page.goto(payment.gatewayUrl)
+  await page.getByRole('button', { name: /Fox Test Wallet/ }).click()
+  // The wallet sends the transfer; the tab is gone before the page can tell Till its hash.
+  let closed: Promise<void> | undefined
+  await page.route('**/confirm', (route) => {
+    closed = route.abort().then(() => page.close())
+  })
+  // Its exact amount is its own: 13.5525 USDC and a few millionths, unique among the merchant's open payments.
+  await page.getByRole('button', { name: /^Sign and pay 13\.5525\d* USDC/ }).click()
+  await expect.poll(() => closed !== undefined).toBe(true)
+  await closed
+  // Till finds the transfer on chain itself (its chain watcher), and follows it to its confirmation.
+  await expect.poll(() => till.status(payment.paymentId)).toEqual({ status: 'succeeded', isFinal: true })
+})
