@@ -31,10 +31,18 @@ export const BROWSER_WALLET_ID = 'browser'
 /** The sandbox's mobile wallet: opened by a wallet link (spec 4.8), it pays when the "wallet app" says so. */
 export const SANDBOX_MOBILE_WALLET_ID = 'sandbox_mobile'
 
-export const CheckoutWalletId = z.enum([...SandboxWalletId.options, SANDBOX_MOBILE_WALLET_ID, BROWSER_WALLET_ID]).meta({
-  id: 'CheckoutWalletId',
-  description: `A sandbox test wallet, the sandbox's mobile wallet (\`${SANDBOX_MOBILE_WALLET_ID}\`, opened by a wallet link), or \`${BROWSER_WALLET_ID}\`: whichever wallet the buyer's browser offers, on a real (or local) chain.`,
-})
+/**
+ * The sandbox's phone wallet: the page shows an option's payment request (`PaymentOption.paymentRequest`) as
+ * a phone wallet would scan it, and nothing on the page pays it; the sandbox simulate call plays the wallet.
+ */
+export const SANDBOX_PHONE_WALLET_ID = 'sandbox_phone'
+
+export const CheckoutWalletId = z
+  .enum([...SandboxWalletId.options, SANDBOX_MOBILE_WALLET_ID, SANDBOX_PHONE_WALLET_ID, BROWSER_WALLET_ID])
+  .meta({
+    id: 'CheckoutWalletId',
+    description: `A sandbox test wallet, the sandbox's mobile wallet (\`${SANDBOX_MOBILE_WALLET_ID}\`, opened by a wallet link), its phone wallet (\`${SANDBOX_PHONE_WALLET_ID}\`: the page shows the option's payment request, which the sandbox simulate call pays), or \`${BROWSER_WALLET_ID}\`: whichever wallet the buyer's browser offers, on a real (or local) chain.`,
+  })
 export type CheckoutWalletId = z.infer<typeof CheckoutWalletId>
 
 /** A transaction hash as EVM wallets return it: 0x and 64 hex digits. */

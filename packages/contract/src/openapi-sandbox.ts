@@ -13,6 +13,11 @@ const onPayment = [pathParam('paymentId', 'PaymentId', 'Payment identifier.')]
 export const SANDBOX_OPERATIONS: OperationTexts = {
   Sandbox_simulate: {
     summary: 'Sandbox only: move a payment to a chosen status',
+    description:
+      'Each step is a legal transition (pending → succeeded passes through processing). It is also how a test ' +
+      'plays a phone wallet paying: the checkout page\'s "Phone wallet (sandbox)" shows the payment request of a ' +
+      'sandbox option, which nothing else pays; `succeeded` pays it, and the page, which follows the status, ' +
+      'shows the outcome.',
     parameters: onPayment,
     responses: { 200: 'The payment after the simulated change.' },
   },

@@ -68,6 +68,7 @@ describe('the gateway token', () => {
       'sandbox_slow',
       'sandbox_never',
       'sandbox_mobile',
+      'sandbox_phone',
     ])
     expect(response.body).not.toContain('order-private-7')
     expect(response.body).not.toContain(account.apiKey)
@@ -94,6 +95,11 @@ describe('payment options', () => {
       '1 EUR = 1.08 USDC (fixed sandbox rate)',
       '1 EUR = 1.08 USDT (fixed sandbox rate)',
     ])
+    // What the sandbox's phone wallet shows: the exact amount to the merchant, here to nobody (no sandbox address).
+    expect(options[0]?.paymentRequest).toBe(
+      'ethereum:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913@8453/transfer?address=0x0000000000000000000000000000000000000000&uint256=21589200',
+    )
+    expect(options.map((option) => option.paymentRequest?.split('@')[1]?.split('/')[0])).toEqual(['8453', '1', '137', '1'])
   })
 
   it('show the rate of a currency without minor units the same way', async () => {

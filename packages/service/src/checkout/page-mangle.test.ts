@@ -25,6 +25,9 @@ const pageStrings = page.replace(/\b(?:Pick|Omit)<[^>]*>/g, '')
 const contract = sources(path.dirname(require.resolve('@till/contract')), (name) => name.endsWith('.js')).join('\n')
 const litHtml = readFileSync(require.resolve('lit-html'), 'utf8')
 
+/** The entries of the script's lazily loaded chunks (page-build.ts). */
+const LAZY_MODULES = ['wallets/browser-path.ts', 'wallets/dev-wallet.ts', 'wallets/phone-wallet.ts', 'outcome.ts']
+
 describe('the names the bundle shortens', () => {
   it.each(PRIVATE_NAMES)('%s is a member the page names in its code', (name) => {
     expect(page).toMatch(new RegExp(`(?:\\.${name}\\b|^\\s*${name}\\??[:(]|[{,]\\s*${name}\\s*[,}])`, 'm'))
@@ -41,7 +44,7 @@ describe('the names the bundle shortens', () => {
   })
 
   // A lazily loaded chunk keeps its exports' names, while the script's access to them would be shortened.
-  it.each(['wallets/browser-path.ts', 'wallets/dev-wallet.ts', 'outcome.ts'])('no export of the lazy module %s is among them', (file) => {
+  it.each(LAZY_MODULES)('no export of the lazy module %s is among them', (file) => {
     const source = readFileSync(path.join(pageDir, file), 'utf8')
     const exported = [...source.matchAll(/^export (?:async )?(?:function|const|class) (\w+)/gm)].map((match) => match[1])
     expect(exported.length).toBeGreaterThan(0)

@@ -23,6 +23,7 @@ const WORDS = [
   'optionsLegend',
   'onNetwork',
   'payButton',
+  'phoneButton',
   'signingHeading',
   'signingBody',
   'processingHeading',
@@ -74,6 +75,8 @@ const MEMBERS = [
   'optionSummary',
   'transactionDetail',
   'formatToken',
+  'minorToDecimal',
+  'payByPhone',
 ]
 
 export const PRIVATE_NAMES: readonly string[] = [...WORDS, ...MEMBERS]

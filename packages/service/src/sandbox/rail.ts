@@ -14,17 +14,23 @@ import { optionView, partnerModes } from '../rails/index.ts'
 import type { PaymentRail } from '../rails/index.ts'
 import type { AccountStore } from '../accounts/index.ts'
 import { SANDBOX_OPTIONS, type SandboxOption, sandboxOption, sandboxTokenValue } from './chain-data.ts'
+import { sandboxPaymentRequest } from './payment-request.ts'
 import { sandboxConfirmations, sandboxConfirmer } from './confirmations.ts'
 import { SANDBOX_APP_NAME } from './seed.ts'
 import { payWithTestWallet, TEST_WALLETS } from './test-wallets.ts'
 
-function paymentOption(payment: PaymentRecord, option: SandboxOption): PaymentOption {
-  return optionView({
-    id: option.id,
-    network: { id: option.network.caip2, name: option.network.name },
-    token: { ...option.token, id: option.token.caip19 },
-    value: sandboxTokenValue(payment.currency, payment.amountMinor),
-  })
+/** An option as the page lists it, with the payment request its "Phone wallet (sandbox)" shows. */
+function paymentOption(payment: PaymentRecord, option: SandboxOption, settlementAddresses: readonly string[]): PaymentOption {
+  const value = sandboxTokenValue(payment.currency, payment.amountMinor)
+  return {
+    ...optionView({
+      id: option.id,
+      network: { id: option.network.caip2, name: option.network.name },
+      token: { ...option.token, id: option.token.caip19 },
+      value,
+    }),
+    paymentRequest: sandboxPaymentRequest(option, value, settlementAddresses),
+  }
 }
 
 /**
@@ -62,7 +68,10 @@ export function sandboxRail(deps: {
     wallets: () => TEST_WALLETS,
     walletConnectUri: (payment, walletId) =>
       walletId === SANDBOX_MOBILE_WALLET_ID ? sandboxWalletConnectUri({ paymentId: payment.id }) : undefined,
-    options: async (payment) => SANDBOX_OPTIONS.map((option) => paymentOption(payment, option)),
+    async options(payment) {
+      const settlementAddresses = (await deps.accounts.findMerchant(payment.merchantId))?.settlementAddresses ?? []
+      return SANDBOX_OPTIONS.map((option) => paymentOption(payment, option, settlementAddresses))
+    },
     async submit(payment, submission: CheckoutConfirmRequest) {
       if (submission.walletId === BROWSER_WALLET_ID) throw fieldError('walletId', 'a sandbox payment is paid with a test wallet')
       const option = sandboxOption(submission.optionId)

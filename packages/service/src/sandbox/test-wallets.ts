@@ -15,6 +15,8 @@ export const TEST_WALLETS: readonly CheckoutWallet[] = [
   { id: 'sandbox_never', name: 'Test Wallet: Never Confirms' },
   // Opened by a wallet link, as a phone's wallet app is (spec 4.8): the "app" then pays with a test wallet.
   { id: 'sandbox_mobile', name: 'Mobile wallet (sandbox)' },
+  // Shows an option's payment request as a phone wallet scans it; the sandbox simulate call plays the wallet.
+  { id: 'sandbox_phone', name: 'Phone wallet (sandbox)' },
 ]
 
 const walletName = (id: SandboxWalletId): string => TEST_WALLETS.find((wallet) => wallet.id === id)?.name ?? id

@@ -6,6 +6,7 @@ import type {
   MerchantPaymentStatus,
   PaymentOptionsResponse,
 } from '@till/contract'
+import type { Notice } from './model.ts'
 
 /** A failed gateway call: `status` 0 means the service was not reached at all. */
 export class GatewayError extends Error {
@@ -19,6 +20,15 @@ export class GatewayError extends Error {
     super(message)
     this.name = 'GatewayError'
   }
+}
+
+/** What the buyer is told when a call the page made for them failed. */
+export function failureNotice(error: unknown): Notice {
+  if (!(error instanceof GatewayError)) return { kind: 'unknown' }
+  if (error.status === 0) return { kind: 'network' }
+  if (error.status === 429) return { kind: 'rateLimited' }
+  if (error.status === 409) return { kind: 'conflict' }
+  return { kind: 'unknown' }
 }
 
 /**

@@ -1,9 +1,10 @@
 import type { CheckoutStatus, CheckoutWallet, PaymentOption, SandboxWalletId } from '@till/contract'
-import { GatewayError } from './api.ts'
+import { failureNotice, GatewayError } from './api.ts'
 import { postBridgeMessage } from './bridge.ts'
 import type { ControllerDeps } from './controller-ports.ts'
 import { followStatus } from './follow.ts'
-import { clockOffset, isFinalView, newer, viewKey, type ChooseStep, type Model, type Notice, type Step, type ViewKey } from './model.ts'
+import { clockOffset, isFinalView, newer, selectedOption, viewKey } from './model.ts'
+import type { ChooseStep, Model, Step, ViewKey } from './model.ts'
 import { announcement, viewKit, type Actions } from './view.ts'
 import type { BrowserPath, BrowserPathHost } from './wallets/browser-path.ts'
 import { type AnnouncedWallet, DEV_WALLET_UUID } from './wallets/discovery.ts'
@@ -114,14 +115,6 @@ export class CheckoutController {
     }, redirect.countdownMs)
   }
 
-  #failed(error: unknown): Notice {
-    if (!(error instanceof GatewayError)) return { kind: 'unknown' }
-    if (error.status === 0) return { kind: 'network' }
-    if (error.status === 429) return { kind: 'rateLimited' }
-    if (error.status === 409) return { kind: 'conflict' }
-    return { kind: 'unknown' }
-  }
-
   async #loadOptions(wallet: CheckoutWallet, address: string) {
     this.#loadOutcome()
     this.#stepAbort?.abort()
@@ -203,7 +196,7 @@ export class CheckoutController {
       this.#apply(status)
     } catch (error) {
       // Back to where the buyer was; a payment that moved on meanwhile reaches the page through `follow`.
-      this.#update({ step, notice: this.#failed(error) })
+      this.#update({ step, notice: failureNotice(error) })
     }
   }
 
@@ -227,21 +220,25 @@ export class CheckoutController {
     },
     pay: () => {
       const step = this.#model.step
-      if (step.name !== 'choose' || step.options.state !== 'ready') return
+      const option = selectedOption(step)
+      if (step.name !== 'choose' || !option) return
       this.#loadOutcome()
-      const { options, selected } = step.options
-      const option = options.find((candidate) => candidate.id === selected)
-      if (!option) return
       const walletId = step.wallet.id
       if (walletId === 'browser') void this.#browser?.pay(step, option)
-      else if (walletId !== 'sandbox_mobile') void this.#paySandbox(step, walletId, option)
+      else if (walletId !== 'sandbox_mobile' && walletId !== 'sandbox_phone') void this.#paySandbox(step, walletId, option)
     },
+    // The phone screen comes with its chunk (the QR code encoder is in it), loaded only when the buyer asks.
+    payByPhone: () =>
+      void import('./wallets/phone-wallet.ts').then(
+        ({ showPhoneScreen }) => showPhoneScreen(this.#walletHost()),
+        () => this.#update({ notice: { kind: 'walletLoadFailed' } }, false),
+      ),
     expireNow: async () => {
       this.#loadOutcome()
       try {
         this.#apply(await this.#deps.api.expire())
       } catch (error) {
-        this.#update({ notice: this.#failed(error) }, false)
+        this.#update({ notice: failureNotice(error) }, false)
       }
     },
   }

@@ -9,8 +9,8 @@ import type { AnnouncedWallet } from './wallets/discovery.ts'
 
 export type OptionsLoad = { state: 'loading' } | { state: 'ready'; options: PaymentOption[]; selected: string | null } | { state: 'error' }
 
-/** The wallet path's own screens (wallets/screens.ts draws them), after the buyer connected. */
-export type WalletScreen = 'switching' | 'signing' | 'submitted' | 'stalled'
+/** The wallet chunks' own screens (wallets/screens.ts, phone-wallet.ts draw them), after the buyer connected. */
+export type WalletScreen = 'switching' | 'signing' | 'submitted' | 'stalled' | 'phone'
 
 /** Where the buyer is while the payment is pending. */
 export type Step =
@@ -27,6 +27,12 @@ export type Step =
   | { name: 'wallet'; screen: WalletScreen; view: TemplateResult; announce: string }
 
 export type ChooseStep = Extract<Step, { name: 'choose' }>
+
+/** The option the buyer has chosen, once the options are there. */
+export function selectedOption(step: Step): PaymentOption | undefined {
+  const load = step.name === 'choose' ? step.options : undefined
+  return load?.state === 'ready' ? load.options.find((option) => option.id === load.selected) : undefined
+}
 
 /**
  * What went wrong once the buyer picked a wallet: its words come with the outcome chunk, which the page

@@ -23,6 +23,7 @@ export const en = {
     sandbox_never: 'The transaction is sent but never confirms.',
     browser: 'Connect, then approve the payment in this wallet.',
     sandbox_mobile: 'Opens a wallet app by its link, as on a phone.',
+    sandbox_phone: 'Shows a code to scan; the simulate call pays it.',
   } satisfies Record<CheckoutWalletId, string>,
   devWalletOutcome: 'Signs for you with a funded test account.',
   noBrowserWallet:
@@ -37,6 +38,7 @@ export const en = {
   onNetwork: (network: string) => `on ${network}`,
   rate: (rate: string) => `Rate: ${rate}`,
   payButton: (amount: string) => `Sign and pay ${amount}`,
+  phoneButton: 'Pay from a phone wallet',
   changeWallet: 'Use another wallet',
   retry: 'Try again',
 

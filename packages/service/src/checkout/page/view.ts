@@ -1,7 +1,17 @@
 import type { CheckoutWallet, PaymentOption } from '@till/contract'
 import { html, nothing, type TemplateResult } from 'lit-html'
-import { formatRemaining, formatToken, shortAccount } from './format.ts'
-import { isFinalView, remainingMs, viewKey, type FinalView, type LaterNotice, type Model, type Step, type ViewKey } from './model.ts'
+import { formatRemaining, formatToken, minorToDecimal, shortAccount } from './format.ts'
+import {
+  isFinalView,
+  remainingMs,
+  selectedOption,
+  viewKey,
+  type FinalView,
+  type LaterNotice,
+  type Model,
+  type Step,
+  type ViewKey,
+} from './model.ts'
 import type { Strings } from './strings.ts'
 import { type AnnouncedWallet, DEV_WALLET_UUID } from './wallets/discovery.ts'
 
@@ -13,6 +23,8 @@ export type Actions = {
   changeWallet(): void
   retryOptions(): void
   expireNow(): void
+  /** Shows the chosen option's payment request, to pay from a phone wallet. */
+  payByPhone(): void
 }
 
 /** Every screen's heading takes focus when the screen changes, so keyboard and screen reader users follow. */
@@ -142,7 +154,8 @@ function connectingView(step: Extract<Step, { name: 'connecting' }>, t: Strings,
 
 function chooseView(step: Extract<Step, { name: 'choose' }>, t: Strings, actions: Actions) {
   const load = step.options
-  const selected = load.state === 'ready' ? load.options.find((option) => option.id === load.selected) : undefined
+  const selected = selectedOption(step)
+  const byPhone = step.wallet.id === 'sandbox_phone'
   return html`
     ${heading(t.chooseHeading)}
     <p class="connected">${t.connectedAs(step.wallet.name, shortAccount(step.address))}</p>
@@ -158,9 +171,15 @@ function chooseView(step: Extract<Step, { name: 'choose' }>, t: Strings, actions
     }
     ${
       selected
-        ? html`<button type="button" class="primary" @click=${actions.pay}>
-          ${t.payButton(formatToken(selected.tokenAmount, t.locale))}
+        ? html`<button type="button" class="primary" @click=${byPhone ? actions.payByPhone : actions.pay}>
+          ${byPhone ? t.phoneButton : t.payButton(formatToken(selected.tokenAmount, t.locale))}
         </button>`
+        : nothing
+    }
+    ${
+      // A browser wallet's buyer may pay from a phone instead (the sandbox's phone wallet pays only so, above).
+      selected?.paymentRequest && step.wallet.id === 'browser'
+        ? html`<button type="button" class="secondary" @click=${actions.payByPhone}>${t.phoneButton}</button>`
         : nothing
     }
     <button type="button" class="link-button" @click=${actions.changeWallet}>${t.changeWallet}</button>
@@ -192,7 +211,7 @@ function signingView(step: Extract<Step, { name: 'signing' }>, t: Strings) {
  * What the lazy chunks draw their screens with, lent to them when they load: importing this module instead
  * would split it, lit-html with it, into a shared file that the page's script has to load up front.
  */
-export const viewKit = { html, nothing, heading, spinner, optionSummary, transactionDetail, formatToken }
+export const viewKit = { html, nothing, heading, spinner, optionSummary, transactionDetail, formatToken, minorToDecimal }
 export type ViewKit = typeof viewKit
 
 // After the payment left pending, each screen is drawn at once with its heading (what the live region

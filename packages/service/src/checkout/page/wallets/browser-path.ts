@@ -13,7 +13,7 @@ import { type WalletWords, wordsFor } from './words.ts'
 // types from the page's own modules (a module both used would be split into a third file that the
 // page's script loads up front); what it needs of them, the page lends it through the host.
 
-/** What the page lends the wallet path: its model, its gateway, its clock and its view pieces. */
+/** What the page lends the wallet chunks: its model, its gateway, its clock and its view pieces. */
 export type BrowserPathHost = {
   kit: ViewKit
   t: Strings
