@@ -19,7 +19,8 @@ import { paymentStore } from '../payments/store.ts'
 // A real local chain, one confirmation: the watcher finds what anvil mined, with no checkout page posting.
 const chain = useLocalChain(1)
 const clock = testClock()
-const options: TestAppOptions = { clock }
+// The merchant's webhook host resolves to a public address: its endpoint is accepted (and never called here).
+const options: TestAppOptions = { clock, outbound: { lookup: async () => [{ address: '93.184.216.34', family: 4 }] } }
 beforeAll(() => {
   options.evm = { config: chain.config, timing: HAND_TIMING }
 })
@@ -149,13 +150,25 @@ describe('a transfer that pays nothing', () => {
     expect(await unapplied(hash)).toMatchObject({ reason: 'amount_mismatch', payment_id: paid.paymentId })
   })
 
-  it('after the deadline is unapplied as payment_expired', async () => {
+  it('after the deadline is unapplied as payment_expired, and announced to the merchant’s webhook endpoint', async () => {
+    const endpoint = await ctx.app.inject({
+      method: 'POST',
+      url: '/v1/webhook-endpoints',
+      headers: account.headers,
+      payload: { url: 'https://hooks.corner-shop.com/webhooks', events: ['transfer.unapplied'] },
+    })
+    expect(endpoint.statusCode).toBe(201)
     const paid = await openPayment()
     clock.advance(16 * 60_000)
     const hash = await plainTransfer(chain, { amount: paid.amount })
     await watcher.runOnce()
     expect(await statusOf(paid.paymentId)).not.toBe('processing')
     expect(await unapplied(hash)).toMatchObject({ reason: 'payment_expired', payment_id: paid.paymentId })
+    const events = await ctx.tdb.db.query<{ type: string; payment_id: string; tx_hash: string }>(
+      `SELECT e.type, e.payment_id, e.transfer->>'tx_hash' AS tx_hash
+         FROM webhook_events e JOIN webhook_deliveries d ON d.event_id = e.id`,
+    )
+    expect(events).toEqual([{ type: 'transfer.unapplied', payment_id: paid.paymentId, tx_hash: hash.toLowerCase() }])
   })
 
   it('a second time is unapplied as payment_already_paid', async () => {
