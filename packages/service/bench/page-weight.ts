@@ -1,8 +1,9 @@
 // `pnpm bench`, first part: the weight of the hosted checkout page's critical path, as a browser gets it
 // from a real `till serve --sandbox`: the HTML, then every stylesheet and script it links, gzipped. The
 // baseline, built in the same run, is lit-html alone, the one library the page's script carries. Then,
-// apart, the chunks the script imports later: the wallet code once a buyer picks a browser wallet, and the
-// outcome screens once the buyer pays or the payment moves on.
+// apart, the chunks the script imports later: the wallet code once a buyer picks a browser wallet, the phone
+// screen and its QR encoder once a buyer asks to pay from a phone wallet, and the outcome screens once the
+// buyer pays or the payment moves on.
 //
 // Exit code: 0 when it measured (budget met or not: a benchmark reports), 1 when it could not.
 import { get } from 'node:http'
@@ -98,7 +99,7 @@ async function main() {
     const lazy = await Promise.all(lazyUrls.map(fetchRaw))
     if (lazy.some((item) => item.status !== 200))
       throw new Error(`a lazy chunk failed: ${lazy.map((item) => `${item.status} ${item.url}`).join(', ')}`)
-    console.log('\n[bench] loaded later, when the buyer picks a browser wallet or pays (not on the critical path)')
+    console.log('\n[bench] loaded later, when the buyer picks a wallet, a phone wallet, or pays (not on the critical path)')
     if (lazy.length === 0) console.log('  the script imports no chunk')
     for (const item of lazy) {
       const met = item.wireBytes <= WALLET_CHUNK_GOAL.gzipBytes ? '✓' : '✗'
