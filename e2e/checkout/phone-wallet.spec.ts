@@ -46,12 +46,22 @@ test('a buyer pays from a phone wallet by its payment request, and the page show
   expect(await till.status(payment.paymentId)).toEqual({ status: 'succeeded', isFinal: true })
 })
 
-test('the buyer can go back from the phone screen to the other ways to pay', async ({ page, till }) => {
+test('the phone screen keeps to the page’s CSP, and the buyer can go back to the other ways to pay', async ({ page, till }) => {
+  const violations: string[] = []
+  page.on('console', (message) => {
+    if (/Content Security Policy|Refused to/i.test(message.text())) violations.push(message.text())
+  })
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) => console.error(`Refused to: ${event.violatedDirective}`))
+  })
   const payment = await till.createPayment()
   await page.goto(payment.gatewayUrl)
   await page.getByRole('button', { name: 'Phone wallet (sandbox)' }).click()
   await page.getByRole('button', { name: 'Pay from a phone wallet' }).click()
   await expect(page.getByRole('img', { name: 'QR code of the payment request' })).toBeVisible()
+  // The screen's looks come with its chunk as a constructed stylesheet, which style-src 'self' allows.
+  await expect(page.locator('.phone-details')).toHaveCSS('display', 'grid')
+  expect(violations).toEqual([])
 
   await page.getByRole('button', { name: 'Back to other ways to pay' }).click()
   await expect(page.getByRole('heading', { name: 'Choose how to pay' })).toBeVisible()
