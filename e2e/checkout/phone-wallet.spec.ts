@@ -6,7 +6,7 @@ import { expectNoAxeViolations } from '../axe.ts'
 import { expect, test } from '../fixtures.ts'
 import { outcomeHeading } from './buyer.ts'
 
-// What Till writes for a sandbox option (src/sandbox/payment-request.ts): USDC on Base, 12.50 EUR at the
+// What Till writes for a sandbox option (src/sandbox/chain-data.ts): USDC on Base, 12.50 EUR at the
 // sandbox's fixed 1.08, to nobody, as the sandbox merchant has no address on Base.
 const REQUEST =
   'ethereum:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913@8453/transfer?address=0x0000000000000000000000000000000000000000&uint256=13500000'
