@@ -37,11 +37,17 @@ export const SANDBOX_MOBILE_WALLET_ID = 'sandbox_mobile'
  */
 export const SANDBOX_PHONE_WALLET_ID = 'sandbox_phone'
 
+/**
+ * Any wallet app on the buyer's phone, on a real (or local) chain: the page shows the chosen option's
+ * payment request as a QR code and a link, and Till's chain watcher finds the transfer by its exact amount.
+ */
+export const PHONE_WALLET_ID = 'phone'
+
 export const CheckoutWalletId = z
-  .enum([...SandboxWalletId.options, SANDBOX_MOBILE_WALLET_ID, SANDBOX_PHONE_WALLET_ID, BROWSER_WALLET_ID])
+  .enum([...SandboxWalletId.options, SANDBOX_MOBILE_WALLET_ID, SANDBOX_PHONE_WALLET_ID, BROWSER_WALLET_ID, PHONE_WALLET_ID])
   .meta({
     id: 'CheckoutWalletId',
-    description: `A sandbox test wallet, the sandbox's mobile wallet (\`${SANDBOX_MOBILE_WALLET_ID}\`, opened by a wallet link), its phone wallet (\`${SANDBOX_PHONE_WALLET_ID}\`: the page shows the option's payment request, which the sandbox simulate call pays), or \`${BROWSER_WALLET_ID}\`: whichever wallet the buyer's browser offers, on a real (or local) chain.`,
+    description: `A sandbox test wallet, the sandbox's mobile wallet (\`${SANDBOX_MOBILE_WALLET_ID}\`, opened by a wallet link), its phone wallet (\`${SANDBOX_PHONE_WALLET_ID}\`: the page shows the option's payment request, which the sandbox simulate call pays), \`${BROWSER_WALLET_ID}\`: whichever wallet the buyer's browser offers, on a real (or local) chain, or \`${PHONE_WALLET_ID}\`: a wallet app on the buyer's phone, paying the payment request it scans.`,
   })
 export type CheckoutWalletId = z.infer<typeof CheckoutWalletId>
 

@@ -130,7 +130,7 @@ describe('GET /checkout/{paymentId}', () => {
     expect(missing.json()).toMatchObject({ code: 'not_found' })
   })
 
-  it('serves the chunks the script imports only when needed (the wallet code, the outcome screens, a local chain’s dev wallet), like the linked assets', async () => {
+  it('serves the chunks the script imports only when needed (the wallet code, the outcome screens, a local chain’s dev wallet, the phone screen with its QR encoder), like the linked assets', async () => {
     const { html } = await createCheckoutPayment(ctx.app, account)
     const script = html.match(/<script type="module" src="\.\/assets\/([^"]+)"/)?.[1]
     const main = await ctx.app.inject({ url: `/checkout/assets/${script}` })
@@ -140,6 +140,7 @@ describe('GET /checkout/{paymentId}', () => {
       expect.stringMatching(/^browser-path\.[A-Z0-9]+\.js$/),
       expect.stringMatching(/^dev-wallet\.[A-Z0-9]+\.js$/),
       expect.stringMatching(/^outcome\.[A-Z0-9]+\.js$/),
+      expect.stringMatching(/^phone-wallet\.[A-Z0-9]+\.js$/),
     ])
     for (const file of lazy) expect(html).not.toContain(file)
     expect(main.body).not.toMatch(/^import[^(]/m)

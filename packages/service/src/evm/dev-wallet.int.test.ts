@@ -46,6 +46,7 @@ describe('the Local dev wallet', () => {
     expect(session.sandbox).toBe(true)
     expect(session.wallets).toEqual([
       { id: 'browser', name: 'Browser wallet' },
+      { id: 'phone', name: 'Phone wallet' },
       { id: 'browser', name: 'Local dev wallet', devAccount: `eip155:31337:${BUYER.address}` },
     ])
     expect((await call(payment, 'eth_requestAccounts')).json()).toEqual({ result: [BUYER.address] })

@@ -1,4 +1,10 @@
-import { BROWSER_WALLET_ID, type BrowserWalletConfirmRequest, type CheckoutWallet, type UnappliedReason } from '@till/contract'
+import {
+  BROWSER_WALLET_ID,
+  type BrowserWalletConfirmRequest,
+  type CheckoutWallet,
+  PHONE_WALLET_ID,
+  type UnappliedReason,
+} from '@till/contract'
 import type { FastifyBaseLogger } from 'fastify'
 import { getAddress, type Hash, type PublicClient } from 'viem'
 import type { Database } from '../db/port.ts'
@@ -25,6 +31,8 @@ import { claimTransfer, endedMeanwhile } from './claim.ts'
 import { evmWatcher, type WatcherTiming } from './watcher.ts'
 
 const BROWSER_WALLET: CheckoutWallet = { id: BROWSER_WALLET_ID, name: 'Browser wallet' }
+// Any wallet app on the buyer's phone: it pays the option's payment request, which the watcher then finds.
+const PHONE_WALLET: CheckoutWallet = { id: PHONE_WALLET_ID, name: 'Phone wallet' }
 export const DEV_WALLET_NAME = 'Local dev wallet'
 
 // An endpoint's rates are reused for a minute: a checkout page load must not wait on it every time.
@@ -208,7 +216,7 @@ export function evmRail(deps: EvmRailDeps) {
     sandbox: deps.config.sandbox,
     localChain: deps.config.networks.length > 0 && deps.config.networks.every(isLocalChain),
     serves: async (payment) => (await partners.isSandbox(payment.partnerId)) === deps.config.sandbox,
-    wallets: () => [BROWSER_WALLET, ...devWallets],
+    wallets: () => [BROWSER_WALLET, PHONE_WALLET, ...devWallets],
     devWallet: answerDevWallet
       ? async (payment, request) => {
           const calls =

@@ -3,7 +3,7 @@ import { failureNotice, GatewayError } from './api.ts'
 import { postBridgeMessage } from './bridge.ts'
 import type { ControllerDeps } from './controller-ports.ts'
 import { followStatus } from './follow.ts'
-import { clockOffset, isFinalView, newer, selectedOption, viewKey } from './model.ts'
+import { clockOffset, isFinalView, newer, payableOptions, selectedOption, viewKey } from './model.ts'
 import type { ChooseStep, Model, Step, ViewKey } from './model.ts'
 import { announcement, viewKit, type Actions } from './view.ts'
 import type { BrowserPath, BrowserPathHost } from './wallets/browser-path.ts'
@@ -122,7 +122,7 @@ export class CheckoutController {
     this.#stepAbort = abort
     this.#update({ step: { name: 'choose', wallet, address, options: { state: 'loading' } }, notice: null })
     try {
-      const { options } = await this.#deps.api.options(abort.signal)
+      const options = payableOptions(wallet, (await this.#deps.api.options(abort.signal)).options)
       if (abort.signal.aborted) return
       this.#update(
         { step: { name: 'choose', wallet, address, options: { state: 'ready', options, selected: options[0]?.id ?? null } } },
@@ -225,7 +225,8 @@ export class CheckoutController {
       this.#loadOutcome()
       const walletId = step.wallet.id
       if (walletId === 'browser') void this.#browser?.pay(step, option)
-      else if (walletId !== 'sandbox_mobile' && walletId !== 'sandbox_phone') void this.#paySandbox(step, walletId, option)
+      else if (walletId !== 'sandbox_mobile' && walletId !== 'sandbox_phone' && walletId !== 'phone')
+        void this.#paySandbox(step, walletId, option)
     },
     // The phone screen comes with its chunk (the QR code encoder is in it), loaded only when the buyer asks.
     payByPhone: () =>

@@ -28,6 +28,13 @@ export type Step =
 
 export type ChooseStep = Extract<Step, { name: 'choose' }>
 
+/** Whether the wallet pays the option's payment request (shown as a QR code) rather than signing on the page. */
+export const paysByRequest = (wallet: CheckoutWallet): boolean => wallet.id === 'phone' || wallet.id === 'sandbox_phone'
+
+/** The options a wallet can pay: a phone wallet only those with a payment request. */
+export const payableOptions = (wallet: CheckoutWallet, options: PaymentOption[]): PaymentOption[] =>
+  paysByRequest(wallet) ? options.filter((option) => option.paymentRequest) : options
+
 /** The option the buyer has chosen, once the options are there. */
 export function selectedOption(step: Step): PaymentOption | undefined {
   const load = step.name === 'choose' ? step.options : undefined

@@ -38,6 +38,7 @@ const at = (status: CheckoutStatus['status']): CheckoutStatus => ({
 
 const PHONE: CheckoutWallet = { id: 'sandbox_phone', name: 'Phone wallet (sandbox)' }
 const PAYS: CheckoutWallet = { id: 'sandbox_pays', name: 'Test Wallet: Pays' }
+const PHONE_APP: CheckoutWallet = { id: 'phone', name: 'Phone wallet' }
 
 const turn = () => new Promise((resolve) => setImmediate(resolve))
 async function until(condition: () => boolean) {
@@ -143,6 +144,20 @@ describe('paying from a phone wallet', () => {
       'Use another wallet',
       'Expire now (test mode)',
     ])
+  })
+
+  it('is a wallet of its own on a chain’s page, so a buyer with no browser wallet can pay: only options with a payment request', async () => {
+    const page = startPage(
+      [{ id: 'browser', name: 'Browser wallet' }, PHONE_APP],
+      [{ ...option, id: 'no-request', paymentRequest: undefined }, option],
+    )
+    expect(templateText(view(page.model(), en, page.act()))).toContain('Phone wallet')
+    await choose(page, PHONE_APP)
+    const step = page.model().step
+    expect(step).toMatchObject({ name: 'choose', options: { state: 'ready', options: [option], selected: option.id } })
+    // Nothing is connected: no account is named.
+    expect(templateText(view(page.model(), en, page.act()))).not.toContain('Connected')
+    expect(page.labels()).toEqual(['Pay from a phone wallet', 'Use another wallet', 'Expire now (test mode)'])
   })
 
   it('shows the phone screen, then the outcome once the service says the transfer paid the payment', async () => {

@@ -24,6 +24,7 @@ export const en = {
     browser: 'Connect, then approve the payment in this wallet.',
     sandbox_mobile: 'Opens a wallet app by its link, as on a phone.',
     sandbox_phone: 'Shows a code to scan; the simulate call pays it.',
+    phone: 'Shows a code to scan with the wallet app on your phone.',
   } satisfies Record<CheckoutWalletId, string>,
   devWalletOutcome: 'Signs for you with a funded test account.',
   noBrowserWallet:

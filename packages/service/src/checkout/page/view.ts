@@ -3,6 +3,7 @@ import { html, nothing, type TemplateResult } from 'lit-html'
 import { formatRemaining, formatToken, minorToDecimal, shortAccount } from './format.ts'
 import {
   isFinalView,
+  paysByRequest,
   remainingMs,
   selectedOption,
   viewKey,
@@ -155,10 +156,10 @@ function connectingView(step: Extract<Step, { name: 'connecting' }>, t: Strings,
 function chooseView(step: Extract<Step, { name: 'choose' }>, t: Strings, actions: Actions) {
   const load = step.options
   const selected = selectedOption(step)
-  const byPhone = step.wallet.id === 'sandbox_phone'
+  const byPhone = paysByRequest(step.wallet)
   return html`
     ${heading(t.chooseHeading)}
-    <p class="connected">${t.connectedAs(step.wallet.name, shortAccount(step.address))}</p>
+    ${byPhone ? nothing : html`<p class="connected">${t.connectedAs(step.wallet.name, shortAccount(step.address))}</p>`}
     ${
       load.state === 'loading'
         ? html`<p class="loading" role="status">${t.optionsLoading}</p>`
