@@ -48,6 +48,8 @@ export function evmWatcher(deps: {
     ranges: logRanges(network.maxLogRange),
   }))
   let stopping = false
+  /** The networks whose last pass failed. */
+  const failing = new Set<string>()
 
   /** Reads `network` from its cursor to the head; answers how many blocks it read (0 when another instance holds it). */
   async function pass(watched: (typeof networks)[number]): Promise<bigint> {
@@ -91,12 +93,17 @@ export function evmWatcher(deps: {
     let read = 0n
     for (const watched of networks) {
       if (stopping) break
+      const network = watched.network.id
       try {
         read += await pass(watched)
+        if (failing.delete(network)) deps.log.info({ network }, 'reading transfers on chain works again')
       } catch (error) {
         if (error instanceof DatabaseUnavailable) throw error
         // The RPC failed or timed out: the cursor has not moved past anything unread; the next pass retries.
-        deps.log.warn({ err: error, network: watched.network.id }, 'reading transfers on chain failed; read again at the next pass')
+        // Said once per outage, not twice a second while it lasts.
+        const first = !failing.has(network)
+        failing.add(network)
+        deps.log[first ? 'warn' : 'debug']({ err: error, network }, 'reading transfers on chain failed; read again at the next pass')
       }
     }
     return read
