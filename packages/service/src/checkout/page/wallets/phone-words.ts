@@ -20,7 +20,8 @@ export const phoneWords = {
     copyFailed: 'Could not copy. Select the text and copy it yourself.',
     uniqueAmount:
       'The last digits of the amount are unique to this payment: they are how Till recognises your transfer. Send exactly this amount, in one transfer.',
-    followed: 'This page moves on by itself once the network sees your transfer; keep it open.',
+    followed:
+      'This page moves on by itself once the network sees your transfer. Closing it changes nothing: Till finds the transfer and tells the shop.',
     sandboxWarning: 'Test mode: do not pay this with a real wallet. A test pays it with the sandbox simulate call.',
     otherWays: 'Back to other ways to pay',
   },
