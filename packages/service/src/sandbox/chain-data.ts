@@ -1,6 +1,6 @@
 import { randomBytes, randomInt } from 'node:crypto'
 import { parseFiatUnit } from '@till/contract'
-import { getAddress } from 'viem'
+import { checksumAddress } from '../evm/index.ts'
 import { paymentRequestUri, transferDetails } from '../rails/index.ts'
 import type { PaidDetails } from '../payments/index.ts'
 
@@ -63,7 +63,7 @@ export function sandboxPaymentRequest(option: SandboxOption, amount: bigint, set
   const chainId = Number(option.network.caip2.split(':')[1])
   const token = option.token.caip19.split(':').pop() ?? ''
   const recipient = receivingAddress(settlementAddresses, option.network.caip2) ?? SANDBOX_FAKE_RECIPIENT
-  return paymentRequestUri({ token: getAddress(token), chainId, recipient: getAddress(recipient), amount })
+  return paymentRequestUri({ token: checksumAddress(token), chainId, recipient: checksumAddress(recipient), amount })
 }
 
 /** 0.4 % — the spec's example percentage — as basis points, so fees stay integer arithmetic. */
