@@ -122,23 +122,25 @@ function meteredDb(db: Database): Database {
 
 function meteredChains(chains: EvmChains): EvmChains {
   const clients = new Map<string, PublicClient>()
+  const metered = (key: string, client: () => PublicClient): PublicClient => {
+    let found = clients.get(key)
+    if (!found) {
+      found = new Proxy(client(), {
+        get(target, property, receiver) {
+          const value = Reflect.get(target, property, receiver)
+          if (property !== 'getTransaction' && property !== 'getLogs' && property !== 'getBlockNumber') return value
+          const meter = meters[property]
+          return (...args: unknown[]) => meter.time(() => (value as (...a: unknown[]) => Promise<unknown>)(...args))
+        },
+      })
+      clients.set(key, found)
+    }
+    return found
+  }
   return {
     network: chains.network,
-    client(id) {
-      let client = clients.get(id)
-      if (!client) {
-        client = new Proxy(chains.client(id), {
-          get(target, property, receiver) {
-            const value = Reflect.get(target, property, receiver)
-            if (property !== 'getTransaction' && property !== 'getLogs' && property !== 'getBlockNumber') return value
-            const metered = meters[property]
-            return (...args: unknown[]) => metered.time(() => (value as (...a: unknown[]) => Promise<unknown>)(...args))
-          },
-        })
-        clients.set(id, client)
-      }
-      return client
-    },
+    client: (id) => metered(`one:${id}`, () => chains.client(id)),
+    batched: (id) => metered(`batched:${id}`, () => chains.batched(id)),
   }
 }
 

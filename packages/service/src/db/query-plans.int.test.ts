@@ -41,6 +41,7 @@ const now = new Date('2026-11-21T12:00:00Z')
 const lookups: Array<[string, (db: Queryable) => Promise<unknown>]> = [
   ['payment status by id', (db) => paymentStore(db).findStatus('pay_x')],
   ['payment by id', (db) => paymentStore(db).findById('pay_x')],
+  ['payments by ids (the chain watcher)', (db) => paymentStore(db).findByIds(['pay_x', 'pay_y'])],
   ['live payment by merchant and referenceId', (db) => paymentStore(db).findLiveByReference('mer_x', 'order-1')],
   ['compare-and-set transition', (db) => paymentStore(db).transition({ id: 'pay_x', to: 'processing', reason: 'plan', now })],
   ['due pending payments (sweeper)', (db) => paymentStore(db).expireDue(now, 500)],

@@ -5,31 +5,37 @@ import type { EvmConfig, EvmNetwork } from './config.ts'
 export type EvmChains = {
   network(id: string): EvmNetwork | undefined
   client(id: string): PublicClient
+  /**
+   * The same network's client, sending the requests made in one tick as one JSON-RPC batch: the chain
+   * watcher reads the transactions of a range's transfers so, in one round trip.
+   */
+  batched(id: string): PublicClient
 }
 
 // One RPC answer that takes longer than this is treated as a network that cannot be asked now.
 const RPC_TIMEOUT_MS = 10_000
 
 export function evmChains(config: Pick<EvmConfig, 'networks'>): EvmChains {
-  const clients = new Map<string, PublicClient>()
+  const clients = new Map<string, { one: PublicClient; batched: PublicClient }>()
   for (const network of config.networks) {
-    clients.set(
-      network.id,
+    const client = (batch: boolean) =>
       createPublicClient({
-        transport: http(network.rpcUrl, { timeout: RPC_TIMEOUT_MS, retryCount: 1 }),
+        transport: http(network.rpcUrl, { timeout: RPC_TIMEOUT_MS, retryCount: 1, batch }),
         // Blocks are counted, never cached: confirmations are read fresh on every check.
         cacheTime: 0,
         pollingInterval: 1_000,
-      }),
-    )
+      })
+    clients.set(network.id, { one: client(false), batched: client(true) })
+  }
+  const of = (id: string) => {
+    const found = clients.get(id)
+    if (!found) throw new Error(`no configured network ${id}`)
+    return found
   }
   return {
     network: (id) => config.networks.find((network) => network.id === id),
-    client(id) {
-      const client = clients.get(id)
-      if (!client) throw new Error(`no configured network ${id}`)
-      return client
-    },
+    client: (id) => of(id).one,
+    batched: (id) => of(id).batched,
   }
 }
 

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { Hash } from 'viem'
 import type { Clock } from '../core/clock.ts'
 import type { Database } from '../db/port.ts'
-import type { PaymentService } from '../payments/index.ts'
+import { type PaymentService, paymentStore } from '../payments/index.ts'
 import type { EvmChains } from './chains.ts'
 import type { TransferLog } from './chain-logs.ts'
 import { claimTransfer, endedMeanwhile } from './claim.ts'
@@ -11,20 +11,32 @@ import type { Address } from './ids.ts'
 import { type CandidateTx, decide, endedReason, type Match, matchQueries, referenceIn } from './transfer-match.ts'
 import { unappliedTransfers } from './unapplied.ts'
 
-// Transactions are read this many at a time: enough to hide an RPC's round trip, few enough for its rate limits.
-const READ_CONCURRENCY = 16
+// Transactions are read this many to a JSON-RPC batch, a batch at a time: one round trip for many, and few
+// enough for the batch limits providers set.
+const READ_BATCH = 50
+const BATCHES_IN_FLIGHT = 4
+// Transfers are applied this many at a time, each in its own database transaction: well within the pool.
+const APPLY_CONCURRENCY = 6
 
-async function mapLimit<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length)
+/**
+ * `work` on each item, `limit` at a time. After a failure no more are started, and it rejects once those
+ * already running have ended: nothing is still writing when the caller hears of it.
+ */
+async function mapLimit<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
   let next = 0
+  let failure: { error: unknown } | undefined
   const worker = async () => {
-    while (next < items.length) {
-      const index = next++
-      results[index] = await work(items[index] as T)
+    while (next < items.length && !failure) {
+      const item = items[next++] as T
+      try {
+        await work(item)
+      } catch (error) {
+        failure ??= { error }
+      }
     }
   }
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker))
-  return results
+  if (failure) throw failure.error
 }
 
 /**
@@ -52,7 +64,7 @@ export function foundTransfers(deps: {
 
   async function readTransaction(network: EvmNetwork, hash: string): Promise<CandidateTx | undefined> {
     try {
-      const tx = await deps.chains.client(network.id).getTransaction({ hash: hash as Hash })
+      const tx = await deps.chains.batched(network.id).getTransaction({ hash: hash as Hash })
       return { from: tx.from.toLowerCase() as Address, to: (tx.to?.toLowerCase() as Address) ?? null, input: tx.input, nonce: tx.nonce }
     } catch (error) {
       // Reorganised away since its log was read: the next pass reads its blocks again.
@@ -141,7 +153,14 @@ export function foundTransfers(deps: {
         fresh.push(log)
       }
       if (fresh.length === 0) return
-      const txs = await mapLimit(fresh, READ_CONCURRENCY, (log) => readTransaction(network, log.txHash))
+      const txs: (CandidateTx | undefined)[] = []
+      const batches = Array.from({ length: Math.ceil(fresh.length / READ_BATCH) }, (_, index) => index * READ_BATCH)
+      await mapLimit(batches, BATCHES_IN_FLIGHT, async (at) => {
+        const read = await Promise.all(fresh.slice(at, at + READ_BATCH).map((log) => readTransaction(network, log.txHash)))
+        read.forEach((tx, offset) => {
+          txs[at + offset] = tx
+        })
+      })
       const now = deps.clock.now()
       for (const tokenAddress of new Set(fresh.map((log) => log.token))) {
         const token = `${network.id}/erc20:${tokenAddress}`
@@ -157,21 +176,40 @@ export function foundTransfers(deps: {
           rows.map(({ log }) => ({ to: log.to, value: log.value })),
           now,
         )
-        const openAt = await queries.openAt(network.id, token, [...new Set(rows.map(({ log }) => log.to))], now)
-        for (const { log, tx, reference } of rows) {
-          const match = await decide(
-            {
-              log,
-              reference,
-              byReference: reference ? byReference.get(reference) : undefined,
-              byAmount: byAmount.get(`${log.to}:${log.value}`),
-              openHere: openAt.get(log.to) ?? [],
-              merchantId: addresses.get(log.to) ?? '',
-            },
-            (id) => deps.payments.readForCheckout(id),
-          )
-          await apply(network, log, tx, match)
+        const named = (row: (typeof rows)[number]) =>
+          (row.reference ? byReference.get(row.reference) : undefined) ?? byAmount.get(`${row.log.to}:${row.log.value}`)
+        // Only a transfer that names no payment is compared with the payments still open at its address.
+        const unnamed = rows.filter((row) => !named(row)).map(({ log }) => log.to)
+        const openAt = await queries.openAt(network.id, token, [...new Set(unnamed)], now)
+        // Transfers naming one payment are decided and applied in chain order (the first pays, the next finds
+        // it paid); the others, each its own, are applied side by side.
+        const groups = new Map<string, typeof rows>()
+        for (const row of rows) {
+          const key = named(row)?.paymentId ?? row.log.txHash
+          groups.set(key, [...(groups.get(key) ?? []), row])
         }
+        // Each group's payment in one read: the first transfer of a group is decided on it (a claim still
+        // checks the status and deadline as it moves the payment); the next ones read it again, after it.
+        const namedIds = [...new Set(rows.flatMap((row) => named(row)?.paymentId ?? []))]
+        const prefetched = new Map((await paymentStore(deps.db).findByIds(namedIds)).map((record) => [record.id, record]))
+        await mapLimit([...groups.values()], APPLY_CONCURRENCY, async (group) => {
+          let first = true
+          for (const { log, tx, reference } of group) {
+            const match = await decide(
+              {
+                log,
+                reference,
+                byReference: reference ? byReference.get(reference) : undefined,
+                byAmount: byAmount.get(`${log.to}:${log.value}`),
+                openHere: openAt.get(log.to) ?? [],
+                merchantId: addresses.get(log.to) ?? '',
+              },
+              async (id) => (first && prefetched.get(id)) || deps.payments.readForCheckout(id),
+            )
+            first = false
+            await apply(network, log, tx, match)
+          }
+        })
       }
     },
   }

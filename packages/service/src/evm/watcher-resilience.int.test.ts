@@ -100,8 +100,9 @@ describe('a crash in the middle of a range', () => {
     const opened = await openPayments(3)
     const from = await watchCursors(ctx.tdb.db).position(NETWORK)
     for (const { paymentId, amount } of opened) await transfer(chain, { paymentId, amount })
-    // The process dies right after the first payment's claim commits, before the cursor moves.
-    const dying = handWatcher(ctx.tdb.db, clock, chain.config, {
+    // Ranges of one block, each transfer in its own: the process dies right after the first payment's claim
+    // commits, before the cursor moves past its block, and never reads the others.
+    const dying = handWatcher(ctx.tdb.db, clock, withRpc(chain.config, chain.anvil.url, 1), {
       claimed() {
         throw new Error('killed')
       },

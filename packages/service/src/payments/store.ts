@@ -90,6 +90,13 @@ export function paymentStore(db: Queryable) {
       return row && toPaymentRecord(row)
     },
 
+    /** Many payments in one read (the chain watcher's range of transfers), as they are stored: no deadline applied. */
+    async findByIds(ids: readonly string[]): Promise<PaymentRecord[]> {
+      if (ids.length === 0) return []
+      const rows = await db.query<PaymentRow>(`SELECT ${PAYMENT_COLUMNS} FROM payments WHERE id = ANY ($1::text[])`, [ids])
+      return rows.map(toPaymentRecord)
+    },
+
     /**
      * Moves a payment to `to` if, at the moment of the update, it is in one of the rule's source states
      * (optionally narrowed by `from`). A pending payment past its deadline can only expire: that is how a
