@@ -24,3 +24,24 @@ export function concurrencyLimit(input: { running: number; waiting: number; busy
     }
   }
 }
+
+/**
+ * `work` on each item, `limit` at a time. After a failure no more are started, and it rejects once those
+ * already running have ended: nothing is still writing when the caller hears of it.
+ */
+export async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0
+  let failure: { error: unknown } | undefined
+  const worker = async () => {
+    while (next < items.length && !failure) {
+      const item = items[next++] as T
+      try {
+        await work(item)
+      } catch (error) {
+        failure ??= { error }
+      }
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker))
+  if (failure) throw failure.error
+}

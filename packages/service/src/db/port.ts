@@ -2,7 +2,7 @@
  * The thin database port every repository talks to, implemented by the PostgreSQL adapter
  * (`postgres.ts`) whether the server is Till's embedded one or an external one.
  */
-export type SqlValue = string | number | boolean | null | Date | Uint8Array | readonly string[]
+export type SqlValue = string | number | boolean | null | Date | Uint8Array | readonly (string | number | null)[]
 
 export type Row = Record<string, unknown>
 

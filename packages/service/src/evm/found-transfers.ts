@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { Hash } from 'viem'
 import type { Clock } from '../core/clock.ts'
+import { eachLimited } from '../core/concurrency.ts'
 import type { Database } from '../db/port.ts'
 import { type PaymentService, paymentStore } from '../payments/index.ts'
 import type { EvmChains } from './chains.ts'
@@ -9,35 +10,32 @@ import { claimTransfer, endedMeanwhile } from './claim.ts'
 import type { EvmConfig, EvmNetwork } from './config.ts'
 import type { Address } from './ids.ts'
 import { type CandidateTx, decide, endedReason, type Match, matchQueries, referenceIn } from './transfer-match.ts'
-import { unappliedTransfers } from './unapplied.ts'
+import { type UnappliedTransfer, unappliedTransfers } from './unapplied.ts'
 
-// Transactions are read this many to a JSON-RPC batch, a batch at a time: one round trip for many, and few
-// enough for the batch limits providers set.
+// Transactions are read this many to a JSON-RPC batch, a few batches at a time: one round trip for many,
+// and few enough for the batch limits providers set.
 const READ_BATCH = 50
 const BATCHES_IN_FLIGHT = 4
-// Transfers are applied this many at a time, each in its own database transaction: well within the pool.
-const APPLY_CONCURRENCY = 6
+// Payments are claimed this many at a time, each in its own database transaction: well within the pool.
+const CLAIMS_IN_FLIGHT = 6
 
-/**
- * `work` on each item, `limit` at a time. After a failure no more are started, and it rejects once those
- * already running have ended: nothing is still writing when the caller hears of it.
- */
-async function mapLimit<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0
-  let failure: { error: unknown } | undefined
-  const worker = async () => {
-    while (next < items.length && !failure) {
-      const item = items[next++] as T
-      try {
-        await work(item)
-      } catch (error) {
-        failure ??= { error }
-      }
-    }
-  }
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker))
-  if (failure) throw failure.error
-}
+type Candidate = { log: TransferLog; tx: CandidateTx; reference: `0x${string}` | undefined }
+type Unapplied = Extract<Match, { kind: 'unapplied' }>
+
+const unappliedOf = (network: EvmNetwork, log: TransferLog, match: Unapplied): UnappliedTransfer => ({
+  network: network.id,
+  txHash: log.txHash,
+  logIndex: log.logIndex,
+  merchantId: match.merchantId,
+  paymentId: match.paymentId,
+  reason: match.reason,
+  // Where a refund goes: the address the tokens moved from.
+  sender: log.from,
+  recipient: log.to,
+  token: log.token,
+  amount: log.value,
+  blockNumber: log.blockNumber,
+})
 
 /**
  * What the watcher does with the transfers it finds (issue 23): each new one to a watched address is
@@ -56,86 +54,138 @@ export function foundTransfers(deps: {
   const queries = matchQueries(deps.db)
   const unapplied = unappliedTransfers(deps.db)
 
-  /** Hashes already bound to a payment or recorded as unapplied: found again, they change nothing. */
-  async function known(network: string, hashes: readonly string[]): Promise<Set<string>> {
-    const [bound, recorded] = [await queries.bound(network, hashes), await unapplied.recorded(network, hashes)]
-    return new Set([...bound, ...recorded])
+  /** The logs whose transaction is neither bound to a payment nor recorded as unapplied; one log per transaction. */
+  async function fresh(network: string, logs: readonly TransferLog[]): Promise<TransferLog[]> {
+    const hashes = [...new Set(logs.map((log) => log.txHash))]
+    const seen = new Set([...(await queries.bound(network, hashes)), ...(await unapplied.recorded(network, hashes))])
+    // One transaction pays one payment or is recorded once: its first log to a watched address decides.
+    return logs.filter((log) => !seen.has(log.txHash) && Boolean(seen.add(log.txHash)))
   }
 
-  async function readTransaction(network: EvmNetwork, hash: string): Promise<CandidateTx | undefined> {
-    try {
-      const tx = await deps.chains.batched(network.id).getTransaction({ hash: hash as Hash })
-      return { from: tx.from.toLowerCase() as Address, to: (tx.to?.toLowerCase() as Address) ?? null, input: tx.input, nonce: tx.nonce }
-    } catch (error) {
-      // Reorganised away since its log was read: the next pass reads its blocks again.
-      if (error instanceof Error && error.name === 'TransactionNotFoundError') return undefined
-      throw error
-    }
-  }
-
-  async function apply(network: EvmNetwork, log: TransferLog, tx: CandidateTx, match: Match): Promise<void> {
-    const now = deps.clock.now()
-    if (match.kind === 'pays') {
-      const token = deps.config.tokens.find((candidate) => candidate.network === network.id && candidate.address === log.token)
-      if (!token) return
-      // A smart-contract wallet's transfer is logged from the wallet, not from the key that signed: refunds go there.
-      const sender = match.matchedBy === 'reference' ? tx.from : log.from
-      const transfer = {
-        network: network.id,
-        txHash: log.txHash,
-        paymentId: match.payment.id,
-        merchantId: match.payment.merchantId,
-        sender,
-        recipient: log.to,
-        token: log.token,
-        amount: log.value,
-        blockNumber: log.blockNumber,
-        matchedBy: match.matchedBy,
-      }
+  /** Each log's transaction, in JSON-RPC batches; undefined for one reorganised away since its log was read. */
+  async function transactions(network: EvmNetwork, logs: readonly TransferLog[]): Promise<(CandidateTx | undefined)[]> {
+    const client = deps.chains.batched(network.id)
+    const read = async (hash: string): Promise<CandidateTx | undefined> => {
       try {
-        const claim = {
-          payment: match.payment,
-          network,
-          token,
-          transfer,
-          nonce: tx.nonce,
-          fromBlock: log.blockNumber,
-          walletName: null,
-          now,
-        }
-        const claimed = await claimTransfer(deps.payments, claim)
-        if (claimed === 'bound') return
-        deps.log.info({ paymentId: match.payment.id, txHash: log.txHash, matchedBy: match.matchedBy }, 'a transfer was found on chain')
-        deps.onClaimed()
-        return
+        const tx = await client.getTransaction({ hash: hash as Hash })
+        return { from: tx.from.toLowerCase() as Address, to: (tx.to?.toLowerCase() as Address) ?? null, input: tx.input, nonce: tx.nonce }
       } catch (error) {
-        if (!endedMeanwhile(error)) throw error
-        const fresh = await deps.payments.readForCheckout(match.payment.id)
-        match = {
-          kind: 'unapplied',
-          reason: endedReason(fresh?.status ?? 'expired'),
-          paymentId: match.payment.id,
-          merchantId: match.payment.merchantId,
-        }
+        // The next pass reads its blocks again.
+        if (error instanceof Error && error.name === 'TransactionNotFoundError') return undefined
+        throw error
       }
     }
-    const recorded = await unapplied.record(
-      {
-        network: network.id,
-        txHash: log.txHash,
-        logIndex: log.logIndex,
-        merchantId: match.merchantId,
-        paymentId: match.paymentId,
-        reason: match.reason,
-        sender: log.from,
-        recipient: log.to,
-        token: log.token,
-        amount: log.value,
-        blockNumber: log.blockNumber,
-      },
+    const txs: (CandidateTx | undefined)[] = []
+    const starts = Array.from({ length: Math.ceil(logs.length / READ_BATCH) }, (_, index) => index * READ_BATCH)
+    await eachLimited(starts, BATCHES_IN_FLIGHT, async (at) => {
+      const batch = await Promise.all(logs.slice(at, at + READ_BATCH).map((log) => read(log.txHash)))
+      batch.forEach((tx, offset) => {
+        txs[at + offset] = tx
+      })
+    })
+    return txs
+  }
+
+  /** Binds a transfer to the payment it pays; one whose payment ended meanwhile is unapplied after all. */
+  async function pay(network: EvmNetwork, candidate: Candidate, match: Extract<Match, { kind: 'pays' }>): Promise<Unapplied | undefined> {
+    const { log, tx } = candidate
+    const token = deps.config.tokens.find((configured) => configured.network === network.id && configured.address === log.token)
+    if (!token) return undefined
+    const transfer = {
+      network: network.id,
+      txHash: log.txHash,
+      paymentId: match.payment.id,
+      merchantId: match.payment.merchantId,
+      // A smart-contract wallet's transfer is logged from the wallet, not from the key that signed: refunds go there.
+      sender: match.matchedBy === 'reference' ? tx.from : log.from,
+      recipient: log.to,
+      token: log.token,
+      amount: log.value,
+      blockNumber: log.blockNumber,
+      matchedBy: match.matchedBy,
+    }
+    const claim = { payment: match.payment, network, token, transfer, nonce: tx.nonce, fromBlock: log.blockNumber, walletName: null }
+    try {
+      if ((await claimTransfer(deps.payments, { ...claim, now: deps.clock.now() })) === 'bound') return undefined
+    } catch (error) {
+      if (!endedMeanwhile(error)) throw error
+      const { status } = (await deps.payments.readForCheckout(match.payment.id)) ?? { status: 'expired' as const }
+      return { kind: 'unapplied', reason: endedReason(status), paymentId: match.payment.id, merchantId: match.payment.merchantId }
+    }
+    deps.log.info({ paymentId: match.payment.id, txHash: log.txHash, matchedBy: match.matchedBy }, 'a transfer was found on chain')
+    deps.onClaimed()
+    return undefined
+  }
+
+  async function record(network: EvmNetwork, found: readonly { log: TransferLog; match: Unapplied }[]) {
+    const recorded = await unapplied.recordMany(
+      found.map(({ log, match }) => unappliedOf(network, log, match)),
+      deps.clock.now(),
+    )
+    for (const { log, match } of found) {
+      if (recorded.has(log.txHash))
+        deps.log.warn({ txHash: log.txHash, reason: match.reason, paymentId: match.paymentId }, 'a transfer paid no payment')
+    }
+  }
+
+  /** Matches and applies one token's candidates of a range. */
+  async function handleToken(
+    network: EvmNetwork,
+    token: string,
+    candidates: readonly Candidate[],
+    addresses: ReadonlyMap<Address, string>,
+  ) {
+    const now = deps.clock.now()
+    const references = candidates.flatMap(({ reference }) => (reference ? [reference] : []))
+    const byReference = await queries.byReference(network.id, token, references)
+    const byAmount = await queries.byAmount(
+      network.id,
+      token,
+      candidates.map(({ log }) => ({ to: log.to, value: log.value })),
       now,
     )
-    if (recorded) deps.log.warn({ txHash: log.txHash, reason: match.reason, paymentId: match.paymentId }, 'a transfer paid no payment')
+    const named = ({ reference, log }: Candidate) =>
+      (reference ? byReference.get(reference) : undefined) ?? byAmount.get(`${log.to}:${log.value}`)
+    const unnamed = candidates.filter((candidate) => !named(candidate))
+    // Only a transfer that names no payment is compared with the payments still open at its address.
+    const openAt = await queries.openAt(network.id, token, [...new Set(unnamed.map(({ log }) => log.to))], now)
+    const decided = (candidate: Candidate, payment: (id: string) => ReturnType<PaymentService['readForCheckout']>) =>
+      decide(
+        {
+          log: candidate.log,
+          reference: candidate.reference,
+          byReference: candidate.reference ? byReference.get(candidate.reference) : undefined,
+          byAmount: byAmount.get(`${candidate.log.to}:${candidate.log.value}`),
+          openHere: openAt.get(candidate.log.to) ?? [],
+          merchantId: addresses.get(candidate.log.to) ?? '',
+        },
+        payment,
+      )
+
+    // A payment's transfers in chain order (the first pays, the next finds it paid), payments side by side;
+    // each payment read once for the range, and again after a transfer of it was applied.
+    const byPayment = new Map<string, Candidate[]>()
+    for (const candidate of candidates) {
+      const id = named(candidate)?.paymentId
+      if (id) byPayment.set(id, [...(byPayment.get(id) ?? []), candidate])
+    }
+    const payments = new Map((await paymentStore(deps.db).findByIds([...byPayment.keys()])).map((record) => [record.id, record]))
+    const left: { log: TransferLog; match: Unapplied }[] = []
+    await eachLimited([...byPayment.values()], CLAIMS_IN_FLIGHT, async (ofPayment) => {
+      let first = true
+      for (const candidate of ofPayment) {
+        const match = await decided(candidate, async (id) => (first && payments.get(id)) || deps.payments.readForCheckout(id))
+        first = false
+        const ended = match.kind === 'pays' ? await pay(network, candidate, match) : match
+        if (ended) left.push({ log: candidate.log, match: ended })
+      }
+    })
+    // What names no payment reads nothing more: decided at once, recorded in one statement.
+    for (const candidate of unnamed) {
+      const match = await decided(candidate, async () => undefined)
+      if (match.kind === 'unapplied') left.push({ log: candidate.log, match })
+    }
+    await record(network, left)
   }
 
   return {
@@ -144,72 +194,16 @@ export function foundTransfers(deps: {
 
     /** Matches and applies the candidate logs of one range, in chain order. */
     async handle(network: EvmNetwork, logs: readonly TransferLog[], addresses: ReadonlyMap<Address, string>): Promise<void> {
-      const seen = await known(network.id, [...new Set(logs.map((log) => log.txHash))])
-      // One transaction pays one payment or is recorded once: its first log to a watched address decides.
-      const fresh: TransferLog[] = []
-      for (const log of logs) {
-        if (seen.has(log.txHash)) continue
-        seen.add(log.txHash)
-        fresh.push(log)
-      }
-      if (fresh.length === 0) return
-      const txs: (CandidateTx | undefined)[] = []
-      const batches = Array.from({ length: Math.ceil(fresh.length / READ_BATCH) }, (_, index) => index * READ_BATCH)
-      await mapLimit(batches, BATCHES_IN_FLIGHT, async (at) => {
-        const read = await Promise.all(fresh.slice(at, at + READ_BATCH).map((log) => readTransaction(network, log.txHash)))
-        read.forEach((tx, offset) => {
-          txs[at + offset] = tx
-        })
+      const candidates = await fresh(network.id, logs)
+      if (candidates.length === 0) return
+      const txs = await transactions(network, candidates)
+      const withTx = candidates.flatMap((log, index) => {
+        const tx = txs[index]
+        return tx ? [{ log, tx, reference: referenceIn(tx, log) }] : []
       })
-      const now = deps.clock.now()
-      for (const tokenAddress of new Set(fresh.map((log) => log.token))) {
-        const token = `${network.id}/erc20:${tokenAddress}`
-        const rows = fresh.flatMap((log, index) => {
-          const tx = txs[index]
-          return log.token === tokenAddress && tx ? [{ log, tx, reference: referenceIn(tx, log) }] : []
-        })
-        const references = rows.flatMap((row) => (row.reference ? [row.reference] : []))
-        const byReference = await queries.byReference(network.id, token, references)
-        const byAmount = await queries.byAmount(
-          network.id,
-          token,
-          rows.map(({ log }) => ({ to: log.to, value: log.value })),
-          now,
-        )
-        const named = (row: (typeof rows)[number]) =>
-          (row.reference ? byReference.get(row.reference) : undefined) ?? byAmount.get(`${row.log.to}:${row.log.value}`)
-        // Only a transfer that names no payment is compared with the payments still open at its address.
-        const unnamed = rows.filter((row) => !named(row)).map(({ log }) => log.to)
-        const openAt = await queries.openAt(network.id, token, [...new Set(unnamed)], now)
-        // Transfers naming one payment are decided and applied in chain order (the first pays, the next finds
-        // it paid); the others, each its own, are applied side by side.
-        const groups = new Map<string, typeof rows>()
-        for (const row of rows) {
-          const key = named(row)?.paymentId ?? row.log.txHash
-          groups.set(key, [...(groups.get(key) ?? []), row])
-        }
-        // Each group's payment in one read: the first transfer of a group is decided on it (a claim still
-        // checks the status and deadline as it moves the payment); the next ones read it again, after it.
-        const namedIds = [...new Set(rows.flatMap((row) => named(row)?.paymentId ?? []))]
-        const prefetched = new Map((await paymentStore(deps.db).findByIds(namedIds)).map((record) => [record.id, record]))
-        await mapLimit([...groups.values()], APPLY_CONCURRENCY, async (group) => {
-          let first = true
-          for (const { log, tx, reference } of group) {
-            const match = await decide(
-              {
-                log,
-                reference,
-                byReference: reference ? byReference.get(reference) : undefined,
-                byAmount: byAmount.get(`${log.to}:${log.value}`),
-                openHere: openAt.get(log.to) ?? [],
-                merchantId: addresses.get(log.to) ?? '',
-              },
-              async (id) => (first && prefetched.get(id)) || deps.payments.readForCheckout(id),
-            )
-            first = false
-            await apply(network, log, tx, match)
-          }
-        })
+      for (const address of new Set(withTx.map(({ log }) => log.token))) {
+        const ofToken = withTx.filter(({ log }) => log.token === address)
+        await handleToken(network, `${network.id}/erc20:${address}`, ofToken, addresses)
       }
     },
   }

@@ -111,28 +111,40 @@ export function unappliedTransfers(db: Queryable) {
      * `transfer.unapplied` webhook event in the same transaction.
      */
     async record(transfer: UnappliedTransfer, now: Date): Promise<boolean> {
-      const rows = await db.query(
+      return (await this.recordMany([transfer], now)).size === 1
+    },
+
+    /**
+     * Records many in one statement (a chain watcher's range); answers the hashes it recorded, the others
+     * being already recorded (or paying a payment). Each row's triggers run as for one.
+     */
+    async recordMany(transfers: readonly UnappliedTransfer[], now: Date): Promise<Set<string>> {
+      if (transfers.length === 0) return new Set()
+      const rows = await db.query<{ tx_hash: string }>(
         `INSERT INTO evm_unapplied_transfers (network, tx_hash, log_index, merchant_id, payment_id, reason, sender, recipient, token,
                                               amount, block_number, recorded_at)
-         VALUES ($1, lower($2), $3, $4, $5, $6, $7, $8, $9, $10::numeric, $11, $12)
+         SELECT network, lower(tx_hash), log_index, merchant_id, payment_id, reason, sender, recipient, token, amount, block_number, $12
+           FROM unnest($1::text[], $2::text[], $3::integer[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
+                       $10::numeric[], $11::bigint[])
+             AS t (network, tx_hash, log_index, merchant_id, payment_id, reason, sender, recipient, token, amount, block_number)
          ON CONFLICT (network, tx_hash) DO NOTHING
          RETURNING tx_hash`,
         [
-          transfer.network,
-          transfer.txHash,
-          transfer.logIndex,
-          transfer.merchantId,
-          transfer.paymentId,
-          transfer.reason,
-          transfer.sender,
-          transfer.recipient,
-          transfer.token,
-          transfer.amount.toString(),
-          transfer.blockNumber?.toString() ?? null,
+          transfers.map((transfer) => transfer.network),
+          transfers.map((transfer) => transfer.txHash),
+          transfers.map((transfer) => transfer.logIndex),
+          transfers.map((transfer) => transfer.merchantId),
+          transfers.map((transfer) => transfer.paymentId),
+          transfers.map((transfer) => transfer.reason),
+          transfers.map((transfer) => transfer.sender),
+          transfers.map((transfer) => transfer.recipient),
+          transfers.map((transfer) => transfer.token),
+          transfers.map((transfer) => transfer.amount.toString()),
+          transfers.map((transfer) => transfer.blockNumber?.toString() ?? null),
           now,
         ],
       )
-      return rows.length === 1
+      return new Set(rows.map((row) => row.tx_hash))
     },
 
     /** Which of these transactions on `network` are recorded, as lower-case hashes. */
