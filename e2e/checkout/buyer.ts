@@ -24,3 +24,18 @@ export async function freezePageClock(page: Page) {
 
 export const outcomeHeading = (page: Page, name: 'Payment successful' | 'Payment failed' | 'Payment expired' | 'Payment processing') =>
   page.getByRole('heading', { name })
+
+/**
+ * Collects every Content-Security-Policy violation the page reports from now on, as the browser words it:
+ * a spec expects the list empty once the buyer is done.
+ */
+export async function cspViolations(page: Page): Promise<string[]> {
+  const violations: string[] = []
+  page.on('console', (message) => {
+    if (/Content Security Policy|Refused to/i.test(message.text())) violations.push(message.text())
+  })
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) => console.error(`Refused to: ${event.violatedDirective}`))
+  })
+  return violations
+}

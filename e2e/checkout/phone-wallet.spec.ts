@@ -4,7 +4,7 @@
 // payment's status, shows the outcome.
 import { expectNoAxeViolations } from '../axe.ts'
 import { expect, test } from '../fixtures.ts'
-import { outcomeHeading } from './buyer.ts'
+import { cspViolations, outcomeHeading } from './buyer.ts'
 
 // What Till writes for a sandbox option (src/sandbox/chain-data.ts): USDC on Base, 12.50 EUR at the
 // sandbox's fixed 1.08, to nobody, as the sandbox merchant has no address on Base.
@@ -47,13 +47,7 @@ test('a buyer pays from a phone wallet by its payment request, and the page show
 })
 
 test('the phone screen keeps to the page’s CSP, and the buyer can go back to the other ways to pay', async ({ page, till }) => {
-  const violations: string[] = []
-  page.on('console', (message) => {
-    if (/Content Security Policy|Refused to/i.test(message.text())) violations.push(message.text())
-  })
-  await page.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (event) => console.error(`Refused to: ${event.violatedDirective}`))
-  })
+  const violations = await cspViolations(page)
   const payment = await till.createPayment()
   await page.goto(payment.gatewayUrl)
   await page.getByRole('button', { name: 'Phone wallet (sandbox)' }).click()

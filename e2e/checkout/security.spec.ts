@@ -1,6 +1,6 @@
 // The page's gateway calls are bound to its own payment, and it runs under a strict CSP.
 import { expect, test } from '../fixtures.ts'
-import { outcomeHeading, payWith } from './buyer.ts'
+import { cspViolations, outcomeHeading, payWith } from './buyer.ts'
 
 test('a tampered gateway request for another payment is refused, and that payment is untouched', async ({ page, till }) => {
   const mine = await till.createPayment()
@@ -35,13 +35,7 @@ test('a tampered gateway request for another payment is refused, and that paymen
 })
 
 test('the page works under its Content-Security-Policy without a single violation', async ({ page, till }) => {
-  const violations: string[] = []
-  page.on('console', (message) => {
-    if (/Content Security Policy|Refused to/i.test(message.text())) violations.push(message.text())
-  })
-  await page.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (event) => console.error(`Refused to: ${event.violatedDirective}`))
-  })
+  const violations = await cspViolations(page)
   const payment = await till.createPayment()
   const response = await page.goto(payment.gatewayUrl)
   expect(response?.headers()['content-security-policy']).toContain("frame-ancestors 'none'")

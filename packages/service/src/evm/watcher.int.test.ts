@@ -210,7 +210,8 @@ describe('a reorganisation', () => {
     const paid = await openPayment()
     const raw = await signedTransfer(chain, { paymentId: paid.paymentId, amount: paid.amount })
     const snapshot = await chain.clients.test.snapshot()
-    await chain.clients.public.sendRawTransaction({ serializedTransaction: raw })
+    const hash = await chain.clients.public.sendRawTransaction({ serializedTransaction: raw })
+    await chain.clients.public.waitForTransactionReceipt({ hash })
     await watcher.runOnce()
     expect(await statusOf(paid.paymentId)).toBe('processing')
 
@@ -219,6 +220,7 @@ describe('a reorganisation', () => {
     expect(await statusOf(paid.paymentId)).toBe('processing')
 
     await chain.clients.public.sendRawTransaction({ serializedTransaction: raw })
+    await chain.clients.public.waitForTransactionReceipt({ hash })
     await watcher.runOnce()
     await follower.runOnce()
     expect(await statusOf(paid.paymentId)).toBe('succeeded')
