@@ -160,6 +160,13 @@ describe('paying from a phone wallet', () => {
     expect(page.labels()).toEqual(['Pay from a phone wallet', 'Use another wallet', 'Expire now (test mode)'])
   })
 
+  it('says so when no option can be paid from a phone wallet, and offers the other wallets', async () => {
+    const page = startPage([{ id: 'browser', name: 'Browser wallet' }, PHONE_APP], [{ ...option, paymentRequest: undefined }])
+    await choose(page, PHONE_APP)
+    expect(templateText(view(page.model(), en, page.act()))).toContain('This wallet cannot pay this payment. Use another wallet.')
+    expect(page.labels()).toEqual(['Use another wallet', 'Expire now (test mode)'])
+  })
+
   it('shows the phone screen, then the outcome once the service says the transfer paid the payment', async () => {
     const page = startPage([PHONE])
     await choose(page, PHONE)

@@ -36,6 +36,8 @@ export const en = {
   connectedAs: (wallet: string, account: string) => `Connected: ${wallet}, ${account}`,
   optionsLoading: 'Loading payment options…',
   optionsLegend: 'Token and network',
+  // A phone wallet pays only an option whose exact amount is unique to the payment; there may be none.
+  noOptions: 'This wallet cannot pay this payment. Use another wallet.',
   onNetwork: (network: string) => `on ${network}`,
   rate: (rate: string) => `Rate: ${rate}`,
   payButton: (amount: string) => `Sign and pay ${amount}`,

@@ -165,7 +165,9 @@ function chooseView(step: Extract<Step, { name: 'choose' }>, t: Strings, actions
         ? html`<p class="loading" role="status">${t.optionsLoading}</p>`
         : load.state === 'error'
           ? html`<button type="button" class="secondary" @click=${actions.retryOptions}>${t.retry}</button>`
-          : html`<fieldset class="options">
+          : load.options.length === 0
+            ? html`<p>${t.noOptions}</p>`
+            : html`<fieldset class="options">
             <legend>${t.optionsLegend}</legend>
             ${load.options.map((option) => optionView(option, option.id === load.selected, t, actions))}
           </fieldset>`
