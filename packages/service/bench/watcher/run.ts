@@ -540,7 +540,10 @@ try {
       `eth_getTransactionByHash ${integer.format(spent.getTransaction.calls)} calls ${share(spent.getTransaction.busyMs)}, ` +
       `eth_getLogs ${spent.getLogs.calls} calls ${share(spent.getLogs.busyMs)}, ` +
       `database ${integer.format(spent.query.calls)} queries + ${integer.format(spent.transaction.calls)} transactions ${share(spent.database.busyMs)}, ` +
-      `the rest (JavaScript between calls) ${share(other)}`,
+      (other >= 0
+        ? `the rest (JavaScript between calls) ${share(other)}`
+        : // The next range is read while this one is applied: the shares add up to more than the whole.
+          `reads and writes overlapping for ${seconds(-other)} (the next range is read while one is applied)`),
     `catch-up's database time by statement: ${topStatements
       .map(([label, { calls, ms }]) => `"${label}" ${integer.format(calls)}× ${seconds(ms)} (${(ms / calls).toFixed(2)} ms each)`)
       .join('; ')}`,

@@ -64,13 +64,12 @@ export function logRanges(maxRange: number) {
     get span() {
       return span
     },
-    /** Reads the range piece by piece, handing each piece's logs to `use` before reading the next. */
-    async read(
+    /** The range's logs piece by piece, in chain order: each piece is read when it is asked for. */
+    async *pieces(
       client: PublicClient,
       tokens: readonly Address[],
       range: { from: bigint; to: bigint },
-      use: (logs: TransferLog[], last: bigint) => Promise<boolean>,
-    ): Promise<void> {
+    ): AsyncGenerator<{ logs: TransferLog[]; last: bigint }> {
       let from = range.from
       while (from <= range.to) {
         const to = from + span - 1n < range.to ? from + span - 1n : range.to
@@ -87,7 +86,7 @@ export function logRanges(maxRange: number) {
           span = span * 2n < BigInt(maxRange) ? span * 2n : BigInt(maxRange)
           answered = 0
         }
-        if (!(await use(logs, to))) return
+        yield { logs, last: to }
         from = to + 1n
       }
     },

@@ -19,7 +19,7 @@ const BATCHES_IN_FLIGHT = 4
 // Payments are claimed this many at a time, each in its own database transaction: well within the pool.
 const CLAIMS_IN_FLIGHT = 6
 
-type Candidate = { log: TransferLog; tx: CandidateTx; reference: `0x${string}` | undefined }
+export type Candidate = { log: TransferLog; tx: CandidateTx; reference: `0x${string}` | undefined }
 type Unapplied = Extract<Match, { kind: 'unapplied' }>
 
 const unappliedOf = (network: EvmNetwork, log: TransferLog, match: Unapplied): UnappliedTransfer => ({
@@ -192,17 +192,24 @@ export function foundTransfers(deps: {
     /** Each address a payment of the network may be paid to now or was paid to in the last day, with its merchant. */
     watchedAddresses: queries.watched,
 
-    /** Matches and applies the candidate logs of one range, in chain order. */
-    async handle(network: EvmNetwork, logs: readonly TransferLog[], addresses: ReadonlyMap<Address, string>): Promise<void> {
+    /**
+     * What a range's candidate logs need from the chain, and only those not seen before: reads, no writes,
+     * so it may run while the range before is applied.
+     */
+    async prepare(network: EvmNetwork, logs: readonly TransferLog[]): Promise<Candidate[]> {
       const candidates = await fresh(network.id, logs)
-      if (candidates.length === 0) return
+      if (candidates.length === 0) return []
       const txs = await transactions(network, candidates)
-      const withTx = candidates.flatMap((log, index) => {
+      return candidates.flatMap((log, index) => {
         const tx = txs[index]
         return tx ? [{ log, tx, reference: referenceIn(tx, log) }] : []
       })
-      for (const address of new Set(withTx.map(({ log }) => log.token))) {
-        const ofToken = withTx.filter(({ log }) => log.token === address)
+    },
+
+    /** Matches and applies a range's prepared candidates, in chain order. */
+    async apply(network: EvmNetwork, candidates: readonly Candidate[], addresses: ReadonlyMap<Address, string>): Promise<void> {
+      for (const address of new Set(candidates.map(({ log }) => log.token))) {
+        const ofToken = candidates.filter(({ log }) => log.token === address)
         await handleToken(network, `${network.id}/erc20:${address}`, ofToken, addresses)
       }
     },

@@ -7,7 +7,6 @@ import type { PaymentService } from '../payments/index.ts'
 import type { EvmChains } from './chains.ts'
 import { logRanges } from './chain-logs.ts'
 import type { EvmConfig, EvmNetwork } from './config.ts'
-import type { Address } from './ids.ts'
 import { watchCursors } from './watch-cursors.ts'
 import { foundTransfers } from './found-transfers.ts'
 
@@ -72,19 +71,36 @@ export function evmWatcher(deps: {
       await cursors.advance({ ...lease, nextBlock: head + 1n })
       return head + 1n - from
     }
-    await ranges.read(client, tokens, { from, to: head }, async (logs, last) => {
-      const candidates = logs.filter((log) => addresses.has(log.to))
-      if (candidates.length > 0) await found.handle(network, candidates, addresses as Map<Address, string>)
-      read = last + 1n - from
-      const at = deps.clock.now()
-      const advanced = await cursors.advance({
-        ...lease,
-        now: at,
-        until: new Date(at.getTime() + LEASE_MS),
-        nextBlock: last + 1n > cursor ? last + 1n : cursor,
-      })
-      return advanced && !stopping
-    })
+    const pieces = ranges.pieces(client, tokens, { from, to: head })
+    // The chain is read a range ahead: the next range's logs and transactions while this one is applied.
+    const readAhead = async () => {
+      const piece = await pieces.next()
+      if (piece.done) return undefined
+      const candidates = piece.value.logs.filter((log) => addresses.has(log.to))
+      return { last: piece.value.last, candidates: candidates.length > 0 ? await found.prepare(network, candidates) : [] }
+    }
+    let next = readAhead()
+    try {
+      for (let range = await next; range !== undefined; range = await next) {
+        next = readAhead()
+        // Its failure is heard when it is awaited, or not at all once this pass has stopped.
+        next.catch(() => {})
+        if (range.candidates.length > 0) await found.apply(network, range.candidates, addresses)
+        read = range.last + 1n - from
+        const at = deps.clock.now()
+        const advanced = await cursors.advance({
+          ...lease,
+          now: at,
+          until: new Date(at.getTime() + LEASE_MS),
+          nextBlock: range.last + 1n > cursor ? range.last + 1n : cursor,
+        })
+        if (!advanced || stopping) break
+      }
+    } finally {
+      // Nothing of this pass is still reading when it ends.
+      await next.catch(() => undefined)
+      await pieces.return(undefined)
+    }
     return read
   }
 
