@@ -22,7 +22,7 @@ import { evmFollower, type FollowerTiming } from './follower.ts'
 import { type Address, normalizeAddress } from './ids.ts'
 import { type EvmOption, evmOptions, toPaymentOption } from './options.ts'
 import { paymentQuotes } from './quotes.ts'
-import { fetchRates, type EndpointRates } from './rate-endpoint.ts'
+import { cachedEndpointRates } from './rate-endpoint.ts'
 import { evmTransfers, type Transfer } from './transfers.ts'
 import { paymentReference } from './reference.ts'
 import { unappliedTransfers } from './unapplied.ts'
@@ -34,9 +34,6 @@ const BROWSER_WALLET: CheckoutWallet = { id: BROWSER_WALLET_ID, name: 'Browser w
 // Any wallet app on the buyer's phone: it pays the option's payment request, which the watcher then finds.
 const PHONE_WALLET: CheckoutWallet = { id: PHONE_WALLET_ID, name: 'Phone wallet' }
 export const DEV_WALLET_NAME = 'Local dev wallet'
-
-// An endpoint's rates are reused for a minute: a checkout page load must not wait on it every time.
-const RATES_TTL_MS = 60_000
 
 export type EvmRailDeps = {
   db: Database
@@ -53,30 +50,21 @@ export type EvmTiming = FollowerTiming & WatcherTiming
 
 /**
  * Real payments on EVM chains (issue 14, ADR 23): the buyer's own wallet signs an ERC-20 transfer straight
- * to the merchant, the page hands Till the hash, and Till believes only what the network's RPC says of it.
+ * to the merchant; the page hands Till the hash, or the chain watcher finds the transfer (issue 23), and
+ * Till believes only what the network's RPC says of it.
  */
 export function evmRail(deps: EvmRailDeps) {
   const chains = evmChains(deps.config)
-  let cachedRates: { at: number; rates: EndpointRates } | undefined
   const options = evmOptions({
     config: deps.config,
     accounts: deps.accounts,
     quotes: paymentQuotes(deps.db),
     clock: deps.clock,
-    async endpointRates() {
-      const endpoint = deps.config.rates.endpoint
-      if (!endpoint) return undefined
-      const now = deps.clock.now().getTime()
-      if (cachedRates && now - cachedRates.at < RATES_TTL_MS) return cachedRates.rates
-      try {
-        cachedRates = { at: now, rates: await fetchRates(endpoint, fetch) }
-      } catch (error) {
-        // The options it prices are left out until it answers again; pegged and fixed ones are still offered.
-        deps.log.warn({ err: error }, 'the rate endpoint failed')
-        return undefined
-      }
-      return cachedRates.rates
-    },
+    endpointRates: cachedEndpointRates({
+      endpoint: deps.config.rates.endpoint,
+      now: () => deps.clock.now().getTime(),
+      onFailure: (error) => deps.log.warn({ err: error }, 'the rate endpoint failed'),
+    }),
   })
   const follower = evmFollower({ db: deps.db, payments: deps.payments, chains, clock: deps.clock, log: deps.log, timing: deps.timing })
   const watcher = evmWatcher({ ...deps, chains, claimed: follower.nudge })

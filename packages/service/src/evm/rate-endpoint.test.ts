@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseEvmConfig } from './config.ts'
-import { fetchRates, RateEndpointError } from './rate-endpoint.ts'
+import { cachedEndpointRates, fetchRates, RateEndpointError } from './rate-endpoint.ts'
 import { rateFor } from './quote.ts'
 
 const GOOD = {
@@ -95,5 +95,27 @@ describe('fetchRates', () => {
     const error = await fetchRates(`http://127.0.0.1:${port}/rates`, fetch).catch((caught: unknown) => caught)
     expect(error).toBeInstanceOf(RateEndpointError)
     expect(String(error)).toMatch(/could not be fetched \(fetch failed: .*ECONNREFUSED/)
+  })
+})
+
+describe('cachedEndpointRates', () => {
+  it('asks the endpoint at most once a minute, and answers nothing (after saying why) while it fails', async () => {
+    let now = 0
+    const failures: unknown[] = []
+    const asked = () => seen.length
+    const good = cachedEndpointRates({ endpoint: `${base}/good`, now: () => now, onFailure: (error) => failures.push(error) })
+    const before = asked()
+    expect((await good())?.rates).toEqual(GOOD.rates)
+    now += 59_999
+    await good()
+    expect(asked() - before).toBe(1)
+    now += 1
+    await good()
+    expect(asked() - before).toBe(2)
+
+    const down = cachedEndpointRates({ endpoint: `${base}/down`, now: () => now, onFailure: (error) => failures.push(error) })
+    expect(await down()).toBeUndefined()
+    expect(failures).toEqual([expect.any(RateEndpointError)])
+    expect(await cachedEndpointRates({ endpoint: undefined, now: () => now, onFailure: () => {} })()).toBeUndefined()
   })
 })

@@ -96,3 +96,31 @@ export async function fetchRates(
   if (!result.success) throw new RateEndpointError(endpoint, problemsOf(result.error))
   return { endpoint, asOf: result.data.asOf, rates: result.data.rates }
 }
+
+// An endpoint's rates are reused for a minute: a checkout page load must not wait on it every time.
+const RATES_TTL_MS = 60_000
+
+/**
+ * The configured endpoint's latest rates, fetched at most once a minute; undefined when none is configured
+ * or it fails. The options it prices are then left out until it answers again; pegged and fixed ones are
+ * still offered.
+ */
+export function cachedEndpointRates(deps: {
+  endpoint: string | undefined
+  now: () => number
+  onFailure: (error: unknown) => void
+}): () => Promise<EndpointRates | undefined> {
+  let cached: { at: number; rates: EndpointRates } | undefined
+  return async () => {
+    if (!deps.endpoint) return undefined
+    const now = deps.now()
+    if (cached && now - cached.at < RATES_TTL_MS) return cached.rates
+    try {
+      cached = { at: now, rates: await fetchRates(deps.endpoint, fetch) }
+    } catch (error) {
+      deps.onFailure(error)
+      return undefined
+    }
+    return cached.rates
+  }
+}
