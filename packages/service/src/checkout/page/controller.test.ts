@@ -2,11 +2,10 @@ import type { BrowserWalletConfirmRequest, CheckoutConfirmRequest, CheckoutSessi
 import type { TemplateResult } from 'lit-html'
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { GatewayError, type Gateway } from './api.ts'
-import { wait } from './wait.ts'
 import { CheckoutController } from './controller.ts'
+import { quietDeps, TEST_ACCOUNT } from './controller-deps.test-helper.ts'
 import type { Screen } from './controller-ports.ts'
 import type { Model } from './model.ts'
-import { en } from './strings.ts'
 import type { Actions } from './view.ts'
 import type { AnnouncedWallet, Eip1193Provider } from './wallets/discovery.ts'
 import { transferCall } from './wallets/transfer-call.ts'
@@ -15,7 +14,7 @@ import { transferCall } from './wallets/transfer-call.ts'
 // DOM, a scripted gateway, and a fake EIP-1193 wallet. Timers are fake, so the retry backoff runs on
 // the test's word, not the clock.
 
-const BUYER = '0x1111111111111111111111111111111111111111'
+const BUYER = TEST_ACCOUNT
 const MERCHANT = '0x52908400098527886E0F7030069857D2E4169EE7'
 const USDC = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913'
 const HASH = `0x${'5c'.repeat(32)}`
@@ -138,16 +137,12 @@ function startPage(wallet: ReturnType<typeof fakeWallet>, confirm: (request: Che
     screen,
     session: session(),
     api,
-    t: en,
-    navigate: () => {},
+    ...quietDeps,
     open: (url) => opened.push(url),
-    newAddress: () => BUYER,
-    clientId: () => undefined,
     discoverWallets: (_fallbackName, onChange) => {
       onChange([wallet.announced])
       return () => {}
     },
-    wait,
   })
   running.start()
   const model = () => shown.at(-1) as Model

@@ -3,11 +3,11 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { templateText } from './template-text.test-helper.ts'
 import { GatewayError, type Gateway } from './api.ts'
 import { CheckoutController } from './controller.ts'
+import { quietDeps } from './controller-deps.test-helper.ts'
 import type { Screen } from './controller-ports.ts'
 import type { Model } from './model.ts'
 import { en } from './strings.ts'
 import { type Actions, view } from './view.ts'
-import { wait } from './wait.ts'
 
 // The outcome chunk: the processing and final screens draw their headings at once and the rest once the
 // chunk is there; a failed step's notice says generic words until then. A recording screen, no DOM.
@@ -70,13 +70,7 @@ function startPage(state: CheckoutStatus, api: Partial<Gateway> = {}) {
     screen,
     session: session(state),
     api: { options: async () => ({ options: [] }), status: never, ...api } as Gateway,
-    t: en,
-    navigate: () => {},
-    open: () => {},
-    newAddress: () => '0x1111111111111111111111111111111111111111',
-    clientId: () => undefined,
-    discoverWallets: () => () => {},
-    wait,
+    ...quietDeps,
   })
   running.start()
   const model = () => shown.at(-1) as Model

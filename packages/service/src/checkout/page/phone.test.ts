@@ -3,11 +3,11 @@ import type { TemplateResult } from 'lit-html'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { Gateway } from './api.ts'
 import { CheckoutController } from './controller.ts'
+import { quietDeps } from './controller-deps.test-helper.ts'
 import type { Model } from './model.ts'
 import { en } from './strings.ts'
 import { templateText } from './template-text.test-helper.ts'
 import { type Actions, view } from './view.ts'
-import { wait } from './wait.ts'
 
 // "Pay from a phone wallet" through the page (issue 23, point 3): the choose screen offers it for an option
 // with a payment request, the screen comes with its chunk, and the page follows the payment's status to the
@@ -85,13 +85,7 @@ function startPage(wallets: CheckoutWallet[], options: PaymentOption[] = [option
     screen: { show: (model, actions) => shown.push({ model, actions }), announce: () => {} },
     session: { paymentId: 'pay_1', merchant: { name: 'Shop' }, sandbox: true, wallets, state: at('pending') },
     api,
-    t: en,
-    navigate: () => {},
-    open: () => {},
-    newAddress: () => '0x1111111111111111111111111111111111111111',
-    clientId: () => undefined,
-    discoverWallets: () => () => {},
-    wait,
+    ...quietDeps,
   })
   running.start()
   const last = () => shown.at(-1) as { model: Model; actions: Actions }
