@@ -3,7 +3,7 @@
 import { TillClient } from '@till/client'
 import { toErrorIssues, type WebhookEvent } from '@till/contract'
 import { isFinalStatus } from '@till/contract/statuses'
-import { payRouter } from '@till/express'
+import { cancelOrderPayment, type PayRouterOptions, payRouter } from '@till/express'
 import express, { type Express, type NextFunction, type Request, type Response } from 'express'
 import { z } from 'zod'
 import { LOGO_PATH } from './brand.ts'
@@ -118,30 +118,43 @@ export function createDemoApp(deps: DemoDeps): Express {
     else response.set('Cache-Control', 'no-store').json(orderView(order))
   })
 
-  // One client for the pay router and the shop's own status reads.
-  const till = new TillClient(deps.till)
-  app.use(
-    '/pay',
-    payRouter<DemoOrder>({
-      till,
-      orders: book.store,
-      returnUrl: `${deps.shopOrigin}/return.html`,
-      checkout: (order, url) => checkoutFor(order.returnMode, url),
-      // Each status the router reads from Till (the return page's check, a webhook) is the attempt's status.
-      onStatus: (order, paymentId, status) => {
-        book.recordStatus(order.id, paymentId, status.status)
-      },
-      onPaid: (order, paymentId, source) => {
-        // A real shop would ship the order here; the demo keeps a log the orders page shows.
-        book.fulfil(order.id, paymentId, source)
-      },
-      onError: (error) => log('[demo] payment error', error),
-      // Till tells the shop of payments itself, so orders are paid even when the buyer never comes back.
-      ...(deps.webhookSecret
-        ? { webhookSecret: deps.webhookSecret, onEvent: (event: WebhookEvent) => learnFromEvent(till, book, event) }
-        : {}),
-    }),
-  )
+  // One client for the pay router and the shop's own status reads, on the version whose merchant view names
+  // `cancelled` (on 2026-02-18 a cancelled payment reads `failed`).
+  const till = new TillClient({ ...deps.till, payVersion: '2026-02-19.preview' })
+  const payOptions: PayRouterOptions<DemoOrder> = {
+    till,
+    orders: book.store,
+    returnUrl: `${deps.shopOrigin}/return.html`,
+    checkout: (order, url) => checkoutFor(order.returnMode, url),
+    // Each status the router reads from Till (the return page's check, a webhook) is the attempt's status.
+    onStatus: (order, paymentId, status) => {
+      book.recordStatus(order.id, paymentId, status.status)
+    },
+    onPaid: (order, paymentId, source) => {
+      // A real shop would ship the order here; the demo keeps a log the orders page shows.
+      book.fulfil(order.id, paymentId, source)
+    },
+    onError: (error) => log('[demo] payment error', error),
+    // Till tells the shop of payments itself, so orders are paid even when the buyer never comes back.
+    ...(deps.webhookSecret
+      ? { webhookSecret: deps.webhookSecret, onEvent: (event: WebhookEvent) => learnFromEvent(till, book, event) }
+      : {}),
+  }
+  app.use('/pay', payRouter(payOptions))
+  // The shop calls off an order's open payment (the Orders page's "Cancel payment"): what the order became.
+  app.post('/api/orders/:id/cancel-payment', async (request, response, next) => {
+    try {
+      const order = book.get(request.params.id)
+      if (order === undefined) {
+        response.status(404).json({ code: 'order_not_found', message: 'There is no such order.' })
+        return
+      }
+      await cancelOrderPayment(payOptions, order.id)
+      response.set('Cache-Control', 'no-store').json(orderView(order))
+    } catch (error) {
+      next(error)
+    }
+  })
 
   if (deps.chain === 'local') app.use(localChainPages(deps.shopDir))
   app.use(express.static(deps.shopDir, { extensions: ['html'], index: 'index.html' }))

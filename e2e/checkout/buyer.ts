@@ -22,8 +22,10 @@ export async function freezePageClock(page: Page) {
   await page.clock.pauseAt(now + 1_000)
 }
 
-export const outcomeHeading = (page: Page, name: 'Payment successful' | 'Payment failed' | 'Payment expired' | 'Payment processing') =>
-  page.getByRole('heading', { name })
+export const outcomeHeading = (
+  page: Page,
+  name: 'Payment successful' | 'Payment failed' | 'Payment expired' | 'Payment cancelled' | 'Payment processing',
+) => page.getByRole('heading', { name })
 
 /**
  * Collects every Content-Security-Policy violation the page reports from now on, as the browser words it:

@@ -57,7 +57,7 @@ export const returnView = (page: Page, text: string | RegExp) => page.locator('p
 export const orderCard = (page: Page, orderId: string) => page.getByRole('article', { name: `Order ${orderId}` })
 
 /** What the Orders page says of the order as a whole (the card's description), from its latest attempt. */
-export type OrderState = 'Paid' | 'Payment failed' | 'Payment expired' | 'Awaiting payment' | 'Payment processing'
+export type OrderState = 'Paid' | 'Payment failed' | 'Payment expired' | 'Payment cancelled' | 'Awaiting payment' | 'Payment processing'
 
 /** The order on the Orders page: its state, and whether it was fulfilled (once, never more). */
 export async function expectOrder(page: Page, shop: Shop, orderId: string, state: OrderState, fulfilled: 'Once' | 'Not yet') {

@@ -1,13 +1,14 @@
 // The WebView specs' world: a sandbox Till behind HTTPS (its checkout pages at https://127.0.0.1:<port>),
 // and the app's merchant backend, which verifies a payment with Till before it fulfils the order.
 import { expect, startTill, type Till, test as base } from '../fixtures.ts'
+import type { MerchantPaymentStatus } from '@till/contract'
 import { startHttpsFront } from './https-front.ts'
 
 export { expect }
 
 /** The app's backend for one order: it fulfils the order once, and only when Till says the payment succeeded. */
 export interface OrderBackend {
-  verify(paymentId: string): Promise<'paid' | 'pending' | 'processing' | 'failed' | 'expired'>
+  verify(paymentId: string): Promise<'paid' | Exclude<MerchantPaymentStatus, 'succeeded'>>
   fulfilments(): number
 }
 

@@ -82,3 +82,6 @@ export const placeOrder = async (items: { productId: string; quantity: number }[
       body: JSON.stringify({ items, returnMode }),
     }),
   )
+/** The shop calls off the order's open payment at Till (a demo's staff action: a real shop puts it behind sign-in). */
+export const cancelPayment = async (orderId: string): Promise<Order> =>
+  json(await fetch(`/api/orders/${encodeURIComponent(orderId)}/cancel-payment`, { method: 'POST' }))

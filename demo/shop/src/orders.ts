@@ -2,7 +2,7 @@
 // the shop read from Till (and when), and each fulfilment with what fulfilled it (never more than one).
 // `?order=<id>` shows that one order: where the return page links.
 import { html, nothing, render } from 'lit'
-import { type Order, order as fetchOrder, orders as fetchOrders } from './api.ts'
+import { cancelPayment, type Order, order as fetchOrder, orders as fetchOrders } from './api.ts'
 import { showProblem } from './layout.ts'
 import { dateTime, orderState, SOURCE_LABEL, STATUS_LABEL, timeOfDay } from './payment-words.ts'
 
@@ -66,10 +66,23 @@ function orderCard(order: Order) {
     </table>
     ${attempts(order)} ${fulfilment(order)}
     ${order.paid ? nothing : html`<p><a href=${`./order.html?order=${encodeURIComponent(order.id)}`}>Pay for this order</a></p>`}
+    ${openAttempt(order) ? html`<p><button type="button" @click=${() => cancel(order)}>Cancel payment</button></p>` : nothing}
   </article>`
 }
 
-try {
+/** The order's latest payment while the buyer may still pay it: the one the shop can call off. */
+const openAttempt = (order: Order) => !order.paid && order.attempts.at(-1)?.status === 'pending'
+
+async function cancel(order: Order): Promise<void> {
+  try {
+    await cancelPayment(order.id)
+    await show()
+  } catch (error) {
+    showProblem(root, error)
+  }
+}
+
+async function show(): Promise<void> {
   const list = only ? [await fetchOrder(only)] : await fetchOrders()
   render(
     list.length === 0
@@ -77,6 +90,10 @@ try {
       : html`${only ? html`<p><a href="./orders.html">All orders</a></p>` : nothing}${list.map(orderCard)}`,
     root,
   )
+}
+
+try {
+  await show()
 } catch (error) {
   showProblem(root, error)
 }

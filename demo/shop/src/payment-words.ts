@@ -1,5 +1,5 @@
 // How the shop words a payment's status and what fulfilled an order. Keyed by the contract's own types: a
-// status the contract adds later (e.g. `cancelled`) does not compile until it has its words here.
+// status the contract adds later does not compile until it has its words here.
 import type { AttemptStatus, Order, StatusSource } from './api.ts'
 
 /** An attempt's status, as the Orders page lists it. */
@@ -9,6 +9,7 @@ export const STATUS_LABEL: Record<AttemptStatus, string> = {
   succeeded: 'Paid',
   failed: 'Failed',
   expired: 'Expired',
+  cancelled: 'Cancelled',
 }
 
 /** What Till says of the payment, as the return page words it: "this payment …". */
@@ -18,6 +19,7 @@ export const TILL_SAYS: Record<AttemptStatus, string> = {
   succeeded: 'is paid',
   failed: 'failed',
   expired: 'expired',
+  cancelled: 'was cancelled by the shop',
 }
 
 /** The order as a whole, from its latest attempt. */
@@ -27,6 +29,7 @@ const ORDER_STATE: Record<AttemptStatus, string> = {
   succeeded: 'Paid',
   failed: 'Payment failed',
   expired: 'Payment expired',
+  cancelled: 'Payment cancelled',
 }
 
 export function orderState(order: Order): string {
@@ -41,6 +44,7 @@ export const SOURCE_LABEL: Record<StatusSource, string> = {
   webhook: 'Till’s webhook',
   checkout: 'a new checkout, which found it paid',
   reconcile: 'the reconciler',
+  cancel: 'the shop, cancelling its payment',
 }
 
 /** Dates and times in the shop's locale, in the browser's time zone. */

@@ -156,6 +156,33 @@ describe('status', () => {
   })
 })
 
+describe('merchantPayments.cancel', () => {
+  it('cancels an open payment: cancelled on the preview, failed on 2026-02-18, and again when repeated', async () => {
+    const created = await client().merchantPayments.create(eur('1500'))
+    const preview = client({ payVersion: '2026-02-19.preview' })
+    const cancelled = await preview.merchantPayments.cancel(created.paymentId)
+    expect(cancelled).toMatchObject({ paymentId: created.paymentId, status: 'cancelled', isFinal: true })
+    expect(await client({ payVersion: '2026-02-18' }).merchantPayments.cancel(created.paymentId)).toMatchObject({
+      status: 'failed',
+      isFinal: true,
+    })
+    expect((await client().payments.status(created.paymentId)).status).toBe('cancelled')
+  })
+
+  it('refuses a payment that succeeded with TillConflictError payment_not_cancellable, naming its status', async () => {
+    const created = await client().merchantPayments.create(eur('1600'))
+    await simulate(created.paymentId, 'succeeded')
+    const error = await rejection(client().merchantPayments.cancel(created.paymentId))
+    expect(error).toBeInstanceOf(TillConflictError)
+    expect(error).toMatchObject({ code: 'payment_not_cancellable', status: 409, details: { status: 'succeeded' } })
+  })
+
+  it('gives an unknown payment TillNotFoundError payment_not_found', async () => {
+    const error = await rejection(client().merchantPayments.cancel(`pay_${'0'.repeat(32)}`))
+    expect(error).toBeInstanceOf(TillNotFoundError)
+  })
+})
+
 describe('authentication', () => {
   it('gives an unknown key a TillAuthenticationError invalid_api_key, without the key', async () => {
     const wrongKey = 'till_sk_test_0000000000000000000000000000'

@@ -33,6 +33,7 @@ describe('ERROR_CODES', () => {
       request_timeout: 408,
       reference_already_paid: 409,
       reference_in_use: 409,
+      payment_not_cancellable: 409,
       invalid_transition: 409,
       idempotency_conflict: 409,
       transaction_already_used: 409,

@@ -25,6 +25,10 @@ export const ERROR_CODES = {
   request_timeout: { status: 408, description: 'The request (its headers or its body) did not arrive in time.' },
   reference_already_paid: { status: 409, description: 'A payment for this referenceId already succeeded.' },
   reference_in_use: { status: 409, description: 'An open payment for this referenceId has a different amount.' },
+  payment_not_cancellable: {
+    status: 409,
+    description: 'Only a pending payment that no transaction pays can be cancelled; `details.status` names its status.',
+  },
   invalid_transition: { status: 409, description: 'The payment cannot move to the requested status from its current one.' },
   transaction_already_used: {
     status: 409,

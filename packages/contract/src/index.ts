@@ -26,6 +26,7 @@ export {
   isFinalStatus,
   isTerminalListingStatus,
   LISTING_STATUSES,
+  MERCHANT_ONLY_STATUSES,
   MERCHANT_STATUSES,
   OPEN_STATUSES,
   STATUS_PROGRESS,

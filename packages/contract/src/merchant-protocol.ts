@@ -38,7 +38,7 @@ export type ReturnStatus = MerchantPaymentStatus | 'mismatch'
  */
 export interface VerifyReply {
   status: ReturnStatus
-  /** True for succeeded, failed, expired and mismatch: the element stops polling. */
+  /** True for succeeded, failed, expired, cancelled and mismatch: the element stops polling. */
   isFinal: boolean
   /** When to ask again while `isFinal` is false (Till's `pollInMs` for the payment). */
   pollInMs: number

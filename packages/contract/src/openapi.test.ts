@@ -63,6 +63,7 @@ const EXPECTED_PATHS: Record<string, string[]> = {
   '/v1/payments': ['get'],
   '/v1/merchant/payment': ['post'],
   '/v1/merchant/payment/{id}/status': ['get'],
+  '/v1/merchant/payment/{paymentId}/cancel': ['post'],
   '/v1/payments/{paymentId}/status': ['get'],
   '/v1/merchants/payments': ['get'],
   '/v1/merchants': ['post'],

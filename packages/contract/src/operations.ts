@@ -89,6 +89,13 @@ export const OPERATIONS = {
     errors: [400, 401, 404, 500],
     responses: { 200: 'MerchantPaymentStatusResponse' },
   },
+  MerchantPayment_cancel: {
+    method: 'POST',
+    path: '/v1/merchant/payment/{paymentId}/cancel',
+    auth: MERCHANT,
+    errors: [400, 401, 404, 409, 500],
+    responses: { 200: 'CancelPaymentResponse' },
+  },
   PartnerPayments_status: {
     method: 'GET',
     path: '/v1/payments/{paymentId}/status',

@@ -168,7 +168,12 @@ describe('MerchantPaymentStatusResponse', () => {
   })
 
   it('refuses listing-view statuses', () => {
-    expect(MerchantPaymentStatusResponse.safeParse({ status: 'cancelled', isFinal: true }).success).toBe(false)
+    expect(MerchantPaymentStatusResponse.safeParse({ status: 'requires_action', isFinal: false }).success).toBe(false)
+  })
+
+  it('takes cancelled, final, as the preview shows it', () => {
+    expect(MerchantPaymentStatusResponse.safeParse({ status: 'cancelled', isFinal: true }).success).toBe(true)
+    expect(MerchantPaymentStatusResponse.safeParse({ status: 'cancelled', isFinal: false }).success).toBe(false)
   })
 })
 

@@ -74,6 +74,17 @@ export const MerchantPaymentStatusResponse = z
   .meta({ id: 'MerchantPaymentStatusResponse', description: 'Status of a payment in the merchant view.' })
 export type MerchantPaymentStatusResponse = z.infer<typeof MerchantPaymentStatusResponse>
 
+export const CancelPaymentResponse = z
+  .object({ paymentId: z.string().min(1), status: MerchantPaymentStatus, isFinal: z.boolean() })
+  .superRefine(refineIsFinal)
+  .meta({
+    id: 'CancelPaymentResponse',
+    description:
+      'The cancelled payment in the merchant view: `cancelled`, or `failed` on 2026-02-18, whose merchant view has no ' +
+      '`cancelled` (spec section 3).',
+  })
+export type CancelPaymentResponse = z.infer<typeof CancelPaymentResponse>
+
 export const PaymentStatusResponse = z
   .object({ paymentId: z.string().min(1), status: ListingPaymentStatus, isTerminal: z.boolean() })
   .superRefine((value, ctx) => {

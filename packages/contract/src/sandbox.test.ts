@@ -6,7 +6,7 @@ describe('SimulatePaymentRequest', () => {
     expect(SimulatePaymentRequest.parse({ outcome })).toEqual({ outcome })
   })
 
-  it('offers every non-initial merchant status', () => {
+  it('offers every status a buyer can bring a payment to', () => {
     expect(SimulateOutcome.options).toEqual(['processing', 'succeeded', 'failed', 'expired'])
   })
 

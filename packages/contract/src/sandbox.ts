@@ -1,11 +1,13 @@
 import { z } from 'zod'
 import { MerchantPaymentStatus } from './status.ts'
+import { MERCHANT_ONLY_STATUSES } from './statuses.ts'
 import { PayingWallet } from './wallet-app.ts'
 
-// Every status a payment can be moved to: all but the one it starts in.
-export const SimulateOutcome = MerchantPaymentStatus.exclude(['pending']).meta({
+// Every status a buyer's payment can come to: all but the one it starts in, and `cancelled`, which the merchant
+// alone reaches, with the cancel operation, in the sandbox as anywhere.
+export const SimulateOutcome = MerchantPaymentStatus.exclude(['pending', ...MERCHANT_ONLY_STATUSES]).meta({
   id: 'SimulateOutcome',
-  description: 'Status to move a sandbox payment to.',
+  description: 'Status to move a sandbox payment to. A payment is cancelled with POST /v1/merchant/payment/{paymentId}/cancel.',
 })
 export type SimulateOutcome = z.infer<typeof SimulateOutcome>
 

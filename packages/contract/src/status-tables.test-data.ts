@@ -8,11 +8,12 @@ export const LISTING_TERMINALITY = [
   ['cancelled', true],
 ] as const
 
-/** Spec section 3: which merchant-view statuses are final. */
+/** Spec section 3: which merchant-view statuses are final; `cancelled` (issue 24) is final as `failed` is. */
 export const MERCHANT_FINALITY = [
   ['pending', false],
   ['processing', false],
   ['succeeded', true],
   ['failed', true],
   ['expired', true],
+  ['cancelled', true],
 ] as const

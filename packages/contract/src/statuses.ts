@@ -4,8 +4,12 @@
 // and transition trigger are tested against it (packages/service/src/db/status-rules.int.test.ts).
 // No zod here, at run time or otherwise: the checkout page imports this module alone.
 
-/** The merchant view's statuses, in lifecycle order. */
-export const MERCHANT_STATUSES = ['pending', 'processing', 'succeeded', 'failed', 'expired'] as const
+/**
+ * A payment's statuses, in lifecycle order: the merchant view's five of spec section 3, and `cancelled`, a
+ * pending payment the merchant called off (issue 24). The merchant view of 2026-02-18 has no `cancelled` and
+ * reads it as `failed` (merchantViewStatus in status.ts, ADR 24); the listing has it (section 2.1).
+ */
+export const MERCHANT_STATUSES = ['pending', 'processing', 'succeeded', 'failed', 'expired', 'cancelled'] as const
 export type MerchantPaymentStatus = (typeof MERCHANT_STATUSES)[number]
 
 /** The listing view's statuses. */
@@ -17,12 +21,16 @@ export type ListingPaymentStatus = (typeof LISTING_STATUSES)[number]
  * trigger enforces the same table; every status change is a compare-and-set from these sources.
  */
 export const TRANSITIONS = {
-  pending: ['processing', 'failed', 'expired'],
+  pending: ['processing', 'failed', 'expired', 'cancelled'],
   processing: ['succeeded', 'failed'],
   succeeded: [],
   failed: [],
   expired: [],
+  cancelled: [],
 } as const satisfies Record<MerchantPaymentStatus, readonly MerchantPaymentStatus[]>
+
+/** Statuses only the merchant moves a payment to, with the cancel operation: no buyer, rail or simulation does. */
+export const MERCHANT_ONLY_STATUSES = ['cancelled'] as const satisfies readonly MerchantPaymentStatus[]
 
 const NEXT: Readonly<Record<MerchantPaymentStatus, readonly MerchantPaymentStatus[]>> = TRANSITIONS
 
@@ -54,6 +62,7 @@ export const STATUS_PROGRESS: Readonly<Record<MerchantPaymentStatus, number>> = 
   succeeded: 2,
   failed: 2,
   expired: 2,
+  cancelled: 2,
 }
 
 /** The listing's name for a merchant-view status: `pending` is listed as `requires_action`. */
@@ -61,15 +70,12 @@ export function toListingStatus(status: MerchantPaymentStatus): ListingPaymentSt
   return status === 'pending' ? 'requires_action' : status
 }
 
-/** The merchant-view status a listing status stands for; `cancelled` stands for none (Till never cancels). */
+/** The stored status a listing status stands for. */
 export function fromListingStatus(status: ListingPaymentStatus): MerchantPaymentStatus | undefined {
   return MERCHANT_STATUSES.find((merchant) => toListingStatus(merchant) === status)
 }
 
-/**
- * The spec names terminal values only for the merchant view; the listing view adds `cancelled`, which can
- * never move again either, so it is terminal too.
- */
+/** The spec names terminal values only for the merchant view; in the listing they are the same payments'. */
 export function isTerminalListingStatus(status: ListingPaymentStatus): boolean {
   const merchant = fromListingStatus(status)
   return merchant === undefined || isFinalStatus(merchant)

@@ -9,7 +9,7 @@ import type { PayErrorEvent } from './shared.ts'
 const reply = (status: ReturnStatus, pollInMs = 2000): Reply => ({
   body: {
     status,
-    isFinal: ['succeeded', 'failed', 'expired', 'mismatch'].includes(status),
+    isFinal: !['pending', 'processing'].includes(status),
     pollInMs,
     orderId: 'ord_1',
     paymentId: 'pay_1',
@@ -72,6 +72,7 @@ describe('<pay-return>', () => {
     ['succeeded', 'succeeded', 'Payment received. Thank you!'],
     ['failed', 'failed', 'The payment failed.'],
     ['expired', 'expired', 'The payment expired.'],
+    ['cancelled', 'cancelled', 'The shop cancelled this payment.'],
     ['mismatch', 'mismatch', 'This payment is not the order’s.'],
   ]
   for (const [status, view, text] of views) {

@@ -18,6 +18,7 @@ const TEXT: Record<ReturnView, string> = {
   succeeded: 'Payment received. Thank you!',
   failed: 'The payment failed.',
   expired: 'The payment expired.',
+  cancelled: 'The shop cancelled this payment.',
   mismatch: 'This payment is not the order’s.',
   error: 'Could not check your payment.',
 }
@@ -32,7 +33,7 @@ const TEXT: Record<ReturnView, string> = {
  * and fires `pay-status` with `{ status: 'mismatch', isFinal: true, pollInMs: 0 }`.
  *
  * Views: `checking` (before the first answer), `processing` (pending or processing), `succeeded`, `failed`,
- * `expired`, `mismatch`, and `error` (no answer, or an error answer; with a retry button). Each has a slot
+ * `expired`, `cancelled`, `mismatch`, and `error` (no answer, or an error answer; with a retry button). Each has a slot
  * of its name for the shop's own wording (headings included), with English defaults. The views replace
  * each other in one polite live region; focus only moves when the retry button that had it goes away.
  *
@@ -50,6 +51,7 @@ const TEXT: Record<ReturnView, string> = {
  * @slot succeeded - Default: "Payment received. Thank you!".
  * @slot failed - Default: "The payment failed.".
  * @slot expired - Default: "The payment expired.".
+ * @slot cancelled - The shop cancelled the payment before it was paid. Default: "The shop cancelled this payment.".
  * @slot mismatch - The `payment_id` is not the order's payment, or there is none. Default: "This payment is not the order’s.".
  * @slot error - Before the error's message. Default: "Could not check your payment.".
  * @slot retry - The retry button's text. Default: "Try again".

@@ -1,4 +1,5 @@
 // Public surface of @till/express.
+export { type CancelledOrderPayment, cancelOrderPayment } from './cancel.ts'
 export { MerchantError, type MerchantErrorCode } from './errors.ts'
 export type {
   CheckoutUrls,

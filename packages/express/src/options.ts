@@ -22,9 +22,9 @@ export interface TillSettings {
 
 /**
  * What read a payment's status from Till: the return page's check (`GET /verify`), a webhook delivery, a
- * checkout that found its order already paid, or the reconciler.
+ * checkout that found its order already paid, the reconciler, or `cancelOrderPayment`.
  */
-export type StatusSource = 'return' | 'webhook' | 'checkout' | 'reconcile'
+export type StatusSource = 'return' | 'webhook' | 'checkout' | 'reconcile' | 'cancel'
 
 /**
  * What everything that fulfils orders needs: the pay router's return page, its webhook route and the

@@ -28,6 +28,7 @@ const LISTING_STATUS = {
   'payment.succeeded': 'succeeded',
   'payment.failed': 'failed',
   'payment.expired': 'expired',
+  'payment.cancelled': 'cancelled',
 } as const
 
 /** An event as Till would send it: the payment as the listing shows it. */

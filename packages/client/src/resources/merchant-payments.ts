@@ -1,4 +1,5 @@
 import {
+  CancelPaymentResponse,
   type CreatePaymentRequestInput,
   CreatePaymentResponse,
   IDEMPOTENT_REPLAYED_HEADER,
@@ -76,6 +77,26 @@ export class MerchantPayments {
       {
         ...endpoint('MerchantPayment_status', { id: checkedPaymentId(paymentId) }),
         schema: MerchantPaymentStatusResponse,
+        idempotent: true,
+        merchantScoped: true,
+      },
+      options,
+    )
+    return withLastResponse(data, meta)
+  }
+
+  /**
+   * Cancels a pending payment nobody has paid (`POST /v1/merchant/payment/{paymentId}/cancel`), for an order
+   * the customer no longer wants. Safe to retry, and retried: cancelling a cancelled payment answers it again.
+   * Any other status gives `TillConflictError` `payment_not_cancellable`, whose `details.status` names it; a
+   * payment that succeeded meanwhile is the order's to fulfil (and refund, if need be). The answer's status is
+   * `cancelled`, or `failed` on API version 2026-02-18, whose merchant view has no `cancelled`.
+   */
+  async cancel(paymentId: string, options?: RequestOptions): Promise<TillResponse<CancelPaymentResponse>> {
+    const { data, meta } = await this.#core.request(
+      {
+        ...endpoint('MerchantPayment_cancel', { paymentId: checkedPaymentId(paymentId) }),
+        schema: CancelPaymentResponse,
         idempotent: true,
         merchantScoped: true,
       },

@@ -1,10 +1,4 @@
-import {
-  BROWSER_WALLET_ID,
-  type BrowserWalletConfirmRequest,
-  type CheckoutWallet,
-  PHONE_WALLET_ID,
-  type UnappliedReason,
-} from '@till/contract'
+import { BROWSER_WALLET_ID, type BrowserWalletConfirmRequest, type CheckoutWallet, PHONE_WALLET_ID } from '@till/contract'
 import type { FastifyBaseLogger } from 'fastify'
 import { getAddress, type Hash, type PublicClient } from 'viem'
 import type { Database } from '../db/port.ts'
@@ -18,6 +12,7 @@ import { checkChainIds, evmChains } from './chains.ts'
 import { ConfigError, type EvmConfig } from './config.ts'
 import { isLocalChain } from './config-rules.ts'
 import { devWallet } from './dev-wallet.ts'
+import { endedReason } from './transfer-match.ts'
 import { evmFollower, type FollowerTiming } from './follower.ts'
 import { type Address, normalizeAddress } from './ids.ts'
 import { type EvmOption, evmOptions, toPaymentOption } from './options.ts'
@@ -112,7 +107,7 @@ export function evmRail(deps: EvmRailDeps) {
   async function recordLate(payment: PaymentRecord, transfer: Transfer): Promise<never> {
     // Read after the deadline has been applied: a payment past it reads as expired, even before the sweeper.
     const { status } = (await deps.payments.readForCheckout(payment.id)) ?? payment
-    const reason: UnappliedReason = status === 'succeeded' || status === 'processing' ? 'payment_already_paid' : 'payment_expired'
+    const reason = endedReason(status)
     const recorded = await unappliedTransfers(deps.db).record(
       { ...transfer, paymentId: payment.id, logIndex: null, reason },
       deps.clock.now(),

@@ -41,7 +41,7 @@ export function referenceIn(tx: CandidateTx, log: TransferLog): Hex | undefined 
 /** Why a transfer cannot pay a payment that is no longer pending. */
 export function endedReason(status: PaymentRecord['status']): UnappliedReason {
   if (status === 'processing' || status === 'succeeded') return 'payment_already_paid'
-  return status === ('cancelled' as string) ? 'payment_cancelled' : 'payment_expired'
+  return status === 'cancelled' ? 'payment_cancelled' : 'payment_expired'
 }
 
 type QuoteRow = {

@@ -76,6 +76,12 @@ function bearerToken(authorization: string): string {
   return /^Bearer +(\S+) *$/i.exec(authorization)?.[1] ?? ''
 }
 
+/** The API version resolved for the request (spec 9), set by the authentication hook. */
+export function versionOf(request: FastifyRequest): ApiVersion {
+  if (!request.apiVersion) throw new Error('route is missing the authentication hook')
+  return request.apiVersion
+}
+
 export function principalOf(request: FastifyRequest): Principal {
   if (!request.principal) throw new Error('route is missing the authentication hook')
   return request.principal

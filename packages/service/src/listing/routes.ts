@@ -1,14 +1,9 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance } from 'fastify'
 import { type RawQuery, routePath } from '@till/contract'
 import type { ListingScope } from './filter.ts'
 import type { PaymentListing } from './service.ts'
 import type { Authenticator } from '../http/auth.ts'
-import { principalOf, requireMerchant } from '../http/context.ts'
-
-function versionOf(request: FastifyRequest) {
-  if (!request.apiVersion) throw new Error('route is missing the authentication hook')
-  return request.apiVersion
-}
+import { principalOf, requireMerchant, versionOf } from '../http/context.ts'
 
 /** The partner listing (spec 4.1) and its merchant-scoped view. */
 export function paymentListingRoutes(app: FastifyInstance, deps: { auth: Authenticator; listing: PaymentListing }) {

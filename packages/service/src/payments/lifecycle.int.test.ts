@@ -76,6 +76,7 @@ describe('the transition rule', () => {
       succeeded: ['processing', 'succeeded'],
       failed: ['failed'],
       expired: ['expired'],
+      cancelled: ['cancelled'],
     }
     for (const step of walk[from]) await move(payment.id, step)
     expect(await codeOf(move(payment.id, to))).toBe('invalid_transition')

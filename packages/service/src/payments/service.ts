@@ -2,7 +2,7 @@ import { parseFiatUnit, resolveCheckoutRedirects, type CreatePaymentRequest, typ
 import type { Database, Queryable } from '../db/port.ts'
 import type { Clock } from '../core/clock.ts'
 import { newPaymentId, PAYMENT_ID_PATTERN } from '../core/ids.ts'
-import { ApiError } from '../errors.ts'
+import { ApiError, paymentNotFound } from '../errors.ts'
 import type { PaidDetails, PaymentRecord } from './record.ts'
 import { paymentStore, type PaymentStore } from './store.ts'
 import { statusCache, type CachedStatus, type StatusCache } from './status-cache.ts'
@@ -214,6 +214,29 @@ export function paymentService(deps: { db: Database; clock: Clock; policy: Payme
       })
       committed.forEach(announce)
       return result
+    },
+
+    /**
+     * The merchant calls off a payment (issue 24): only a pending one, which by construction no transaction
+     * pays (a transaction is bound and its payment moved to processing in one commit, evm/claim.ts). The
+     * compare-and-set takes the payment's row lock, as a buyer's claim does, so of a cancel and a claim racing
+     * exactly one wins. A cancelled payment is answered again; any other status is refused, naming it.
+     */
+    async cancel(id: string, merchantId: string, partnerId: string): Promise<PaymentRecord> {
+      const payment = PAYMENT_ID_PATTERN.test(id) ? await store.findById(id) : undefined
+      if (!payment || payment.merchantId !== merchantId || payment.partnerId !== partnerId) throw paymentNotFound(id)
+      let current = await settleDeadline(payment)
+      if (current.status === 'pending') {
+        await store.transition({ id, to: 'cancelled', from: ['pending'], reason: 'merchant_cancelled', now: clock.now() })
+        current = await settleDeadline((await store.findById(id)) ?? current)
+        announce(current)
+      }
+      if (current.status === 'cancelled') return current
+      throw new ApiError(
+        'payment_not_cancellable',
+        `Payment ${id} is ${current.status}; only a pending payment that no transaction pays can be cancelled.`,
+        { details: { status: current.status } },
+      )
     },
 
     /**

@@ -1,6 +1,9 @@
 import {
+  type ApiVersion,
+  type CancelPaymentResponse,
   fiatAmount,
   isFinalStatus,
+  merchantViewStatus,
   toListingStatus,
   type CreatePaymentResponse,
   type MerchantPaymentStatusResponse,
@@ -12,19 +15,28 @@ import type { PaymentRecord } from './record.ts'
 
 /** The wire shapes of a payment, each built from the one stored state. */
 
-export function createPaymentResponse(payment: PaymentRecord, gatewayUrl: string, pollInMs: number): CreatePaymentResponse {
+export function createPaymentResponse(
+  payment: PaymentRecord,
+  gatewayUrl: string,
+  pollInMs: number,
+  version: ApiVersion,
+): CreatePaymentResponse {
   return {
     paymentId: payment.id,
     gatewayUrl,
-    status: payment.status,
+    ...merchantStatusResponse(payment, version),
     expiresAt: unixSeconds(payment.expiresAt),
-    isFinal: isFinalStatus(payment.status),
     pollInMs,
   }
 }
 
-export function merchantStatusResponse(payment: Pick<PaymentRecord, 'status'>): MerchantPaymentStatusResponse {
-  return { status: payment.status, isFinal: isFinalStatus(payment.status) }
+/** The merchant view of `version`: on 2026-02-18 a cancelled payment reads `failed` (merchantViewStatus). */
+export function merchantStatusResponse(payment: Pick<PaymentRecord, 'status'>, version: ApiVersion): MerchantPaymentStatusResponse {
+  return { status: merchantViewStatus(payment.status, version), isFinal: isFinalStatus(payment.status) }
+}
+
+export function cancelPaymentResponse(payment: Pick<PaymentRecord, 'id' | 'status'>, version: ApiVersion): CancelPaymentResponse {
+  return { paymentId: payment.id, ...merchantStatusResponse(payment, version) }
 }
 
 export function partnerStatusResponse(payment: Pick<PaymentRecord, 'id' | 'status'>): PaymentStatusResponse {

@@ -14,6 +14,7 @@ export const amountLabels = {
     succeeded: 'Amount paid',
     failed: 'Amount not charged',
     expired: 'Amount not paid',
+    cancelled: 'Amount not charged',
   } satisfies Record<MerchantPaymentStatus, string>,
 }
 

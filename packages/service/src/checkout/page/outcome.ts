@@ -23,6 +23,7 @@ export const outcomeWords = {
       succeeded: 'Thank you. Your payment has been received.',
       failed: 'The payment did not go through and nothing was charged.',
       expired: 'The time to pay ran out. Go back to the shop to start a new payment.',
+      cancelled: 'This payment was cancelled by the shop. Nothing was charged.',
     } satisfies Record<FinalStatus, string>,
     genericNext: 'You can close this page now.',
     returningNow: (merchant: string) => `Returning to ${merchant}…`,

@@ -56,6 +56,7 @@ export const en = {
     succeeded: 'Payment successful',
     failed: 'Payment failed',
     expired: 'Payment expired',
+    cancelled: 'Payment cancelled',
   } satisfies Record<FinalStatus, string>,
   returningIn: (merchant: string, seconds: number) => `Returning to ${merchant} in ${seconds} ${seconds === 1 ? 'second' : 'seconds'}.`,
 

@@ -86,13 +86,14 @@ describe('the amount label', () => {
       succeeded: 'Amount paid',
       failed: 'Amount not charged',
       expired: 'Amount not paid',
+      cancelled: 'Amount not charged',
     })
     expect(labels).toBe(amountLabels.en)
   })
 
   it('never says the amount is due once the payment has left pending', () => {
     const labels = outcomeScreens(viewKit, en).amountLabel
-    for (const state of ['processing', 'succeeded', 'failed', 'expired'] as const) {
+    for (const state of ['processing', 'succeeded', 'failed', 'expired', 'cancelled'] as const) {
       expect(labels[state], state).not.toMatch(/due/i)
     }
   })
