@@ -3,6 +3,7 @@ import { RequestCore } from './request.ts'
 import { MerchantPayments } from './resources/merchant-payments.ts'
 import { Merchants } from './resources/merchants.ts'
 import { Payments } from './resources/payments.ts'
+import { Refunds } from './resources/refunds.ts'
 import { Sandbox } from './resources/sandbox.ts'
 import { WebhookEndpoints } from './resources/webhook-endpoints.ts'
 
@@ -26,6 +27,8 @@ export class TillClient {
   readonly merchants: Merchants
   /** The partner's payment reads (spec 4.4). */
   readonly payments: Payments
+  /** The merchant's refunds of payments and unapplied transfers (needs a `merchantId`). */
+  readonly refunds: Refunds
   /** The merchant's webhook endpoints and their deliveries (needs a `merchantId`). */
   readonly webhookEndpoints: WebhookEndpoints
   /** The sandbox's test hooks: simulate an outcome, confirm a held transaction, reach a deadline. */
@@ -43,6 +46,7 @@ export class TillClient {
     this.merchantPayments = new MerchantPayments(this.#core)
     this.merchants = new Merchants(this.#core)
     this.payments = new Payments(this.#core)
+    this.refunds = new Refunds(this.#core)
     this.sandbox = new Sandbox(this.#core)
     this.webhookEndpoints = new WebhookEndpoints(this.#core)
   }

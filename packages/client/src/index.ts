@@ -20,6 +20,7 @@ export type { PartnerPaymentListParams, PaymentList, PaymentListPage, PaymentLis
 export type { CreatedPayment, CreatePaymentParams, MerchantPayments } from './resources/merchant-payments.ts'
 export type { CreatedMerchant, CreateMerchantOptions, Merchants, UnappliedTransferListParams } from './resources/merchants.ts'
 export type { Payments } from './resources/payments.ts'
+export type { CreatedRefund, CreateRefundOptions, CreateRefundParams, RefundListParams, Refunds } from './resources/refunds.ts'
 export type { Sandbox } from './resources/sandbox.ts'
 export type { WebhookEndpoints } from './resources/webhook-endpoints.ts'
 export type { ResponseMeta, TillResponse } from './response.ts'

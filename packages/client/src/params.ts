@@ -1,4 +1,5 @@
-import { type OperationId, type OperationParams, OPERATIONS, operationPath, PaymentIdParam } from '@till/contract'
+import { type OperationId, type OperationParams, OPERATIONS, operationPath, PaymentIdParam, RefundIdParam } from '@till/contract'
+import type { z } from 'zod'
 
 /**
  * A payment id checked with the contract's `PaymentIdParam`, so a value such as `../x` or `a/b` never
@@ -6,10 +7,19 @@ import { type OperationId, type OperationParams, OPERATIONS, operationPath, Paym
  * check it with `PaymentIdParam` itself, or expect this TypeError.
  */
 export function checkedPaymentId(paymentId: unknown): string {
-  const parsed = PaymentIdParam.safeParse(paymentId)
+  return checkedId('paymentId', PaymentIdParam, paymentId)
+}
+
+/** A refund id (`rfd_…`) checked with the contract's `RefundIdParam`, for the same reason as {@link checkedPaymentId}. */
+export function checkedRefundId(refundId: unknown): string {
+  return checkedId('refundId', RefundIdParam, refundId)
+}
+
+function checkedId(name: string, schema: z.ZodType<string>, value: unknown): string {
+  const parsed = schema.safeParse(value)
   if (!parsed.success) {
     const problem = parsed.error.issues[0]?.message ?? 'is not valid'
-    throw new TypeError(`paymentId ${JSON.stringify(paymentId)} ${problem.startsWith('must') ? problem : `must be a string: ${problem}`}`)
+    throw new TypeError(`${name} ${JSON.stringify(value)} ${problem.startsWith('must') ? problem : `must be a string: ${problem}`}`)
   }
   return parsed.data
 }
