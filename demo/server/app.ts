@@ -1,7 +1,7 @@
 // The demo shop's backend: the built storefront, a small orders API, and the pay router of @till/express
 // mounted at /pay. The Till API key is in `deps.till` and in nothing this app sends to a browser.
 import { TillClient } from '@till/client'
-import { toErrorIssues, type WebhookEvent } from '@till/contract'
+import { isPaymentEvent, toErrorIssues, type WebhookEvent } from '@till/contract'
 import { isFinalStatus } from '@till/contract/statuses'
 import { cancelOrderPayment, type PayRouterOptions, payRouter } from '@till/express'
 import express, { type Express, type NextFunction, type Request, type Response } from 'express'
@@ -171,8 +171,8 @@ export function createDemoApp(deps: DemoDeps): Express {
  * the delivery is answered 500 and Till delivers it again.
  */
 async function learnFromEvent(till: TillClient, book: OrderBook, event: WebhookEvent): Promise<void> {
-  // A transfer that paid nothing is the shop owner's to refund; the demo's orders have nothing to learn from it.
-  if (event.type === 'transfer.unapplied') return
+  // A transfer that paid nothing, or a refund, is the shop owner's business; the demo's orders learn nothing from it.
+  if (!isPaymentEvent(event)) return
   const { paymentId, referenceId } = event.data
   const attempt = book.get(referenceId)?.attempts.find((candidate) => candidate.paymentId === paymentId)
   // Unknown, or already final (the router read a succeeded payment's status itself, just before).

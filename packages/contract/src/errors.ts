@@ -15,6 +15,8 @@ export const ERROR_CODES = {
   invalid_api_key: { status: 401, description: 'API key not valid.' },
   merchant_not_found: { status: 404, description: 'No merchant for the given Merchant-Id.' },
   payment_not_found: { status: 404, description: 'No payment with this id for this merchant.' },
+  refund_not_found: { status: 404, description: 'No refund with this id for this merchant.' },
+  unapplied_transfer_not_found: { status: 404, description: 'No unapplied transfer with this id for this merchant.' },
   webhook_endpoint_not_found: { status: 404, description: 'No webhook endpoint with this id for this merchant.' },
   checkout_token_invalid: {
     status: 403,
@@ -29,6 +31,25 @@ export const ERROR_CODES = {
     status: 409,
     description: 'Only a pending payment that no transaction pays can be cancelled; `details.status` names its status.',
   },
+  payment_not_refundable: {
+    status: 409,
+    description: 'Only a succeeded payment or an unapplied transfer can be refunded; `details.status` names the payment’s status.',
+  },
+  refund_exceeds_payment: {
+    status: 409,
+    description: 'The refunds of the payment would add up to more than was paid; `details.refundable` is what is left.',
+  },
+  refund_not_cancellable: {
+    status: 409,
+    description: 'A refund can be cancelled only before its transaction is known; `details.status` names its status.',
+  },
+  refund_not_payable: {
+    status: 409,
+    description: 'The refund is not waiting to be paid (its transaction is known, or it ended); `details.status` names its status.',
+  },
+  refund_link_used: { status: 410, description: 'This refund link was already used.' },
+  refund_link_expired: { status: 410, description: 'This refund link has expired.' },
+  refund_link_invalid: { status: 403, description: 'The refund link is not valid for this refund.' },
   invalid_transition: { status: 409, description: 'The payment cannot move to the requested status from its current one.' },
   transaction_already_used: {
     status: 409,

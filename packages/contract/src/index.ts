@@ -26,7 +26,14 @@ export {
   isFinalStatus,
   isTerminalListingStatus,
   LISTING_STATUSES,
+  CANCELLABLE_REFUND_STATUSES,
+  canRefundTransition,
+  HOLDING_REFUND_STATUSES,
+  isFinalRefundStatus,
   MERCHANT_ONLY_STATUSES,
+  REFUND_STATUSES,
+  REFUND_TRANSITIONS,
+  type RefundStatus,
   MERCHANT_STATUSES,
   OPEN_STATUSES,
   STATUS_PROGRESS,
@@ -39,3 +46,4 @@ export * from './wallet-app.ts'
 export * from './webhooks.ts'
 export * from './wallet-link.ts'
 export * from './unapplied-transfers.ts'
+export * from './refunds.ts'

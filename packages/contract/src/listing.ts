@@ -69,6 +69,12 @@ export const Settlement = z
   .meta({ id: 'Settlement', description: 'Settlement state of a payment.' })
 export type Settlement = z.infer<typeof Settlement>
 
+/** The listing's extension field: what was refunded of the payment (succeeded refunds). */
+export const RefundedTotal = z
+  .object({ amount: FiatAmount, count: z.int().min(1) })
+  .meta({ id: 'RefundedTotal', description: 'What succeeded refunds gave back of the payment: their sum and their number.' })
+export type RefundedTotal = z.infer<typeof RefundedTotal>
+
 export const Payment = z
   .object({
     paymentId: z.string().min(1),
@@ -85,6 +91,9 @@ export const Payment = z
     createdAt: DateTime,
     lastUpdatedAt: DateTime,
     settledAt: DateTime.optional().meta({ description: 'Present only when settlement.settled is true.' }),
+    refunded: RefundedTotal.optional().meta({
+      description: 'An extension (issue 24): what succeeded refunds gave back of the payment. Absent when nothing was refunded.',
+    }),
   })
   .superRefine((payment, ctx) => {
     const terminal = isTerminalListingStatus(payment.status)

@@ -1,11 +1,18 @@
 // The sandbox's own operations, documented only in sandbox mode: move a payment along its lifecycle by hand.
 import type { z } from 'zod'
 import { type OperationTexts, pathParam } from './openapi-parts.ts'
-import { SimulateOutcome, SimulatePaymentRequest } from './sandbox.ts'
+import { SimulateOutcome, SimulatePaymentRequest, SimulateRefundRequest } from './sandbox.ts'
 import { AppId, PayingWallet, WalletClientId } from './wallet-app.ts'
 
 /** The simulate request, with the wallet app and client it may name as the payer. */
-export const SANDBOX_COMPONENTS: readonly z.ZodType[] = [SimulateOutcome, AppId, WalletClientId, PayingWallet, SimulatePaymentRequest]
+export const SANDBOX_COMPONENTS: readonly z.ZodType[] = [
+  SimulateOutcome,
+  AppId,
+  WalletClientId,
+  PayingWallet,
+  SimulatePaymentRequest,
+  SimulateRefundRequest,
+]
 
 // Each acts on one payment.
 const onPayment = [pathParam('paymentId', 'PaymentId', 'Payment identifier.')]
@@ -36,5 +43,14 @@ export const SANDBOX_OPERATIONS: OperationTexts = {
       '409 invalid_transition unless the payment is pending.',
     parameters: onPayment,
     responses: { 200: 'The payment, expired.' },
+  },
+  Sandbox_simulateRefund: {
+    summary: "Sandbox only: play the merchant's wallet paying a refund",
+    description:
+      'succeeded: the refund is paid and confirmed, as if from the merchant’s wallet; failed: its transaction reverted. ' +
+      'A refund awaiting its destination is first given a test account of its network. 409 refund_not_payable once ' +
+      'it ended.',
+    parameters: [pathParam('refundId', 'RefundId', 'Refund identifier.')],
+    responses: { 200: 'The refund after the simulated payment.' },
   },
 }

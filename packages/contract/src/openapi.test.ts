@@ -69,6 +69,10 @@ const EXPECTED_PATHS: Record<string, string[]> = {
   '/v1/merchants': ['post'],
   '/v1/merchants/{merchantId}': ['patch'],
   '/v1/merchants/{merchantId}/unapplied-transfers': ['get'],
+  '/v1/refunds': ['post', 'get'],
+  '/v1/refunds/{refundId}': ['get'],
+  '/v1/refunds/{refundId}/mark-refunded': ['post'],
+  '/v1/refunds/{refundId}/cancel': ['post'],
   '/v1/webhook-endpoints': ['post', 'get'],
   '/v1/webhook-endpoints/{endpointId}': ['delete'],
   '/v1/webhook-endpoints/{endpointId}/rotate-secret': ['post'],
@@ -81,6 +85,7 @@ const SANDBOX_PATHS: Record<string, string[]> = {
   [SANDBOX_PATH]: ['post'],
   '/v1/sandbox/payments/{paymentId}/confirm': ['post'],
   '/v1/sandbox/payments/{paymentId}/reach-deadline': ['post'],
+  '/v1/sandbox/refunds/{refundId}/simulate': ['post'],
 }
 
 const methodsByPath = (doc: unknown) =>

@@ -7,6 +7,7 @@ import { LISTING_COMPONENTS, LISTING_OPERATIONS } from './openapi-listing.ts'
 import { MERCHANT_COMPONENTS, MERCHANT_OPERATIONS } from './openapi-merchants.ts'
 import { describeOperation, jsonResponse, type OperationText, type OperationTexts } from './openapi-parts.ts'
 import { PAYMENT_COMPONENTS, PAYMENT_OPERATIONS } from './openapi-payments.ts'
+import { REFUND_COMPONENTS, REFUND_OPERATIONS } from './openapi-refunds.ts'
 import { SANDBOX_COMPONENTS, SANDBOX_OPERATIONS } from './openapi-sandbox.ts'
 import { WEBHOOK_COMPONENTS, WEBHOOK_OPERATIONS } from './openapi-webhooks.ts'
 import { type OperationId, OPERATIONS } from './operations.ts'
@@ -20,6 +21,7 @@ export const COMPONENT_SCHEMAS: readonly z.ZodType[] = [
   ...PAYMENT_COMPONENTS,
   ...LISTING_COMPONENTS,
   ...MERCHANT_COMPONENTS,
+  ...REFUND_COMPONENTS,
   ...SANDBOX_COMPONENTS,
   ...WEBHOOK_COMPONENTS,
 ]
@@ -32,8 +34,8 @@ const versionHeader: Json = {
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Invalid request. Codes: invalid_params, params_validation, invalid_api_version, unknown_api_version, api_version_downgrade, missing_idempotency_key, invalid_idempotency_key, bad_request.',
   401: 'Missing or invalid credentials. Codes: missing_api_key, invalid_api_key.',
-  404: 'Not found. Codes: merchant_not_found, payment_not_found, webhook_endpoint_not_found, not_found.',
-  409: 'Conflict. Codes: reference_already_paid, reference_in_use, idempotency_conflict, invalid_transition.',
+  404: 'Not found. Codes: merchant_not_found, payment_not_found, refund_not_found, unapplied_transfer_not_found, webhook_endpoint_not_found, not_found.',
+  409: 'Conflict. Codes: reference_already_paid, reference_in_use, idempotency_conflict, invalid_transition, payment_not_cancellable, payment_not_refundable, refund_exceeds_payment, refund_not_cancellable, refund_not_payable, transaction_already_used, transaction_not_found.',
   429: 'Too many requests with this API key, or too many failed authentications from this address. Code: rate_limited.',
   500: 'Internal server error. Code: internal_error.',
   502: 'Upstream service returned an error. Code: bad_gateway.',
@@ -63,6 +65,7 @@ export function createOpenApiDocument(options: OpenApiOptions = {}): Record<stri
     ...LISTING_OPERATIONS,
     ...PAYMENT_OPERATIONS,
     ...MERCHANT_OPERATIONS,
+    ...REFUND_OPERATIONS,
     ...WEBHOOK_OPERATIONS,
     ...(options.sandbox === true ? SANDBOX_OPERATIONS : {}),
   }

@@ -4,6 +4,7 @@ import { LISTING_OPERATIONS } from './openapi-listing.ts'
 import { MERCHANT_OPERATIONS } from './openapi-merchants.ts'
 import { describeOperation } from './openapi-parts.ts'
 import { PAYMENT_OPERATIONS } from './openapi-payments.ts'
+import { REFUND_OPERATIONS } from './openapi-refunds.ts'
 import { SANDBOX_OPERATIONS } from './openapi-sandbox.ts'
 import { WEBHOOK_OPERATIONS } from './openapi-webhooks.ts'
 import { createOpenApiDocument } from './openapi.ts'
@@ -34,7 +35,7 @@ describe('the operations table', () => {
   })
 
   it('has each operation described by exactly one area module', () => {
-    const modules = [LISTING_OPERATIONS, PAYMENT_OPERATIONS, MERCHANT_OPERATIONS, WEBHOOK_OPERATIONS, SANDBOX_OPERATIONS]
+    const modules = [LISTING_OPERATIONS, PAYMENT_OPERATIONS, MERCHANT_OPERATIONS, REFUND_OPERATIONS, WEBHOOK_OPERATIONS, SANDBOX_OPERATIONS]
     const described = modules.flatMap((texts) => Object.keys(texts))
     expect(described.sort()).toEqual(Object.keys(OPERATIONS).sort())
   })

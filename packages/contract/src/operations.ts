@@ -176,6 +176,43 @@ export const OPERATIONS = {
     errors: [400, 401, 404, 500],
     responses: { 202: QUEUED },
   },
+  Refunds_create: {
+    method: 'POST',
+    path: '/v1/refunds',
+    auth: MERCHANT,
+    errors: [400, 401, 404, 409, 500],
+    request: 'CreateRefundRequest',
+    responses: { 201: 'Refund' },
+  },
+  Refunds_list: {
+    method: 'GET',
+    path: '/v1/refunds',
+    auth: MERCHANT,
+    errors: [400, 401, 404, 500],
+    responses: { 200: 'RefundList' },
+  },
+  Refunds_get: {
+    method: 'GET',
+    path: '/v1/refunds/{refundId}',
+    auth: MERCHANT,
+    errors: [400, 401, 404, 500],
+    responses: { 200: 'Refund' },
+  },
+  Refunds_markRefunded: {
+    method: 'POST',
+    path: '/v1/refunds/{refundId}/mark-refunded',
+    auth: MERCHANT,
+    errors: [400, 401, 404, 409, 500],
+    request: 'MarkRefundedRequest',
+    responses: { 200: 'Refund' },
+  },
+  Refunds_cancel: {
+    method: 'POST',
+    path: '/v1/refunds/{refundId}/cancel',
+    auth: MERCHANT,
+    errors: [400, 401, 404, 409, 500],
+    responses: { 200: 'Refund' },
+  },
   // Each acts on one of the merchant's payments, as the sandbox routes always required (requireMerchant).
   Sandbox_simulate: {
     method: 'POST',
@@ -198,6 +235,14 @@ export const OPERATIONS = {
     auth: MERCHANT,
     errors: [401, 404, 409, 500],
     responses: { 200: 'Payment' },
+  },
+  Sandbox_simulateRefund: {
+    method: 'POST',
+    path: '/v1/sandbox/refunds/{refundId}/simulate',
+    auth: MERCHANT,
+    errors: [400, 401, 404, 409, 500],
+    request: 'SimulateRefundRequest',
+    responses: { 200: 'Refund' },
   },
 } as const satisfies Record<string, Operation>
 

@@ -82,3 +82,35 @@ export function isTerminalListingStatus(status: ListingPaymentStatus): boolean {
 }
 
 export const TERMINAL_LISTING_STATUSES = /* @__PURE__ */ LISTING_STATUSES.filter(isTerminalListingStatus)
+
+/**
+ * A refund's statuses, in lifecycle order:
+ * - `awaiting_destination`: nobody has said where it goes yet; the buyer does, at `claimUrl`.
+ * - `ready`: it has its destination; the merchant's wallet pays it, at `payUrl` or from any wallet.
+ * - `submitted`: its transaction is known and followed to its confirmations.
+ * - `succeeded`: confirmed on chain, or marked refunded by the merchant. Final.
+ * - `failed`: its transaction reverted or vanished. Final; what it held may be refunded again.
+ * - `cancelled`: the merchant called it off before it was submitted. Final; likewise.
+ */
+export const REFUND_STATUSES = ['awaiting_destination', 'ready', 'submitted', 'succeeded', 'failed', 'cancelled'] as const
+export type RefundStatus = (typeof REFUND_STATUSES)[number]
+
+/** Where a refund in each status may go next; the database's trigger enforces the same table. */
+export const REFUND_TRANSITIONS = {
+  // A refund paid outside Till and marked refunded skips the claim: with its transaction, or recorded alone.
+  awaiting_destination: ['ready', 'submitted', 'succeeded', 'cancelled'],
+  ready: ['submitted', 'succeeded', 'cancelled'],
+  submitted: ['succeeded', 'failed'],
+  succeeded: [],
+  failed: [],
+  cancelled: [],
+} as const satisfies Record<RefundStatus, readonly RefundStatus[]>
+
+const REFUND_NEXT: Readonly<Record<RefundStatus, readonly RefundStatus[]>> = REFUND_TRANSITIONS
+
+export const isFinalRefundStatus = (status: RefundStatus): boolean => REFUND_NEXT[status].length === 0
+export const canRefundTransition = (from: RefundStatus, to: RefundStatus): boolean => REFUND_NEXT[from].includes(to)
+/** The statuses a refund can be cancelled from: before its transaction is known. */
+export const CANCELLABLE_REFUND_STATUSES = /* @__PURE__ */ REFUND_STATUSES.filter((status) => canRefundTransition(status, 'cancelled'))
+/** A refund that still holds part of what was paid: the sum of these never exceeds it. */
+export const HOLDING_REFUND_STATUSES = /* @__PURE__ */ REFUND_STATUSES.filter((status) => status !== 'failed' && status !== 'cancelled')

@@ -4,6 +4,7 @@ import { UNAPPLIED_REASONS, UnappliedReason, UnappliedTransferList } from './una
 import { CreateWebhookEndpointRequest, WEBHOOK_EVENT_TYPES, WebhookEvent } from './webhooks.ts'
 
 const transfer = {
+  id: `eip155:8453/0x${'ab'.repeat(32)}`,
   transaction: { networkId: 'eip155:8453', hash: `0x${'ab'.repeat(32)}`, logIndex: null },
   from: 'eip155:8453:0x52908400098527886E0F7030069857D2E4169EE7',
   to: 'eip155:8453:0x8ba1f109551bD432803012645Ac136ddd64DBA72',

@@ -9,7 +9,7 @@ import { TokenAmount } from './money.ts'
  * its status. An extension of the spec, as BTCPay's "paid late" and "paid partially".
  *
  * - `payment_expired`: it matched a payment that had expired (or failed) by the time it arrived.
- * - `payment_cancelled`: it matched a payment the merchant had cancelled (reserved: cancelling comes later).
+ * - `payment_cancelled`: it matched a payment the merchant had cancelled.
  * - `payment_already_paid`: it matched a payment another transaction had already paid.
  * - `amount_mismatch`: the payment's reference or receiving address matched, the amount did not.
  * - `no_matching_payment`: it reached a merchant's receiving address but names no payment.
@@ -25,7 +25,7 @@ export const UNAPPLIED_REASONS = [
 export const UnappliedReason = z.enum(UNAPPLIED_REASONS).meta({
   id: 'UnappliedReason',
   description:
-    'Why the transfer paid nothing: payment_expired (the payment it matched had ended), payment_cancelled (reserved), ' +
+    'Why the transfer paid nothing: payment_expired (the payment it matched had ended), payment_cancelled (the merchant had cancelled the payment), ' +
     'payment_already_paid (another transaction paid it), amount_mismatch (the reference or recipient matched, the amount ' +
     'did not), no_matching_payment (no payment matched).',
 })
@@ -37,6 +37,7 @@ export type UnappliedReason = z.infer<typeof UnappliedReason>
  */
 export const UnappliedTransfer = z
   .object({
+    id: z.string().meta({ description: '`<networkId>/<transaction hash>`: what POST /v1/refunds takes as `unappliedTransferId`.' }),
     transaction: z.object({
       networkId: Caip2,
       hash: z.string(),

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { DateTime, Payment } from './listing.ts'
 import { canTransition, MERCHANT_STATUSES, type MerchantPaymentStatus, type TRANSITIONS } from './statuses.ts'
+import { Refund } from './refunds.ts'
 import { UnappliedTransfer } from './unapplied-transfers.ts'
 
 /**
@@ -11,20 +12,27 @@ import { UnappliedTransfer } from './unapplied-transfers.ts'
 /** A status a payment can move to: each is an event, `payment.<status>`. */
 type ReachedStatus = (typeof TRANSITIONS)[MerchantPaymentStatus][number]
 export type PaymentEventTypeName = `payment.${ReachedStatus}`
-/** The events: a payment reached a status, or a transfer to the merchant paid nothing (issue 23, point 4). */
-export type WebhookEventTypeName = PaymentEventTypeName | 'transfer.unapplied'
+/** A refund was made, or reached a final status (issue 24). */
+export const REFUND_EVENT_TYPES = ['refund.created', 'refund.succeeded', 'refund.failed', 'refund.cancelled'] as const
+export type RefundEventTypeName = (typeof REFUND_EVENT_TYPES)[number]
+/** The events: a payment reached a status, a transfer to the merchant paid nothing (issue 23), a refund moved. */
+export type WebhookEventTypeName = PaymentEventTypeName | 'transfer.unapplied' | RefundEventTypeName
 
 export const PAYMENT_EVENT_TYPES = MERCHANT_STATUSES.filter((status) => MERCHANT_STATUSES.some((from) => canTransition(from, status))).map(
   (status) => `payment.${status}`,
 ) as [PaymentEventTypeName, ...PaymentEventTypeName[]]
 
-export const WEBHOOK_EVENT_TYPES = [...PAYMENT_EVENT_TYPES, 'transfer.unapplied'] as [WebhookEventTypeName, ...WebhookEventTypeName[]]
+export const WEBHOOK_EVENT_TYPES = [...PAYMENT_EVENT_TYPES, 'transfer.unapplied', ...REFUND_EVENT_TYPES] as [
+  WebhookEventTypeName,
+  ...WebhookEventTypeName[],
+]
 
 export const WebhookEventType = z.enum(WEBHOOK_EVENT_TYPES).meta({
   id: 'WebhookEventType',
   description:
     'What happened: `payment.<status>`, the payment reached this status; `transfer.unapplied`, a transfer to the merchant ' +
-    'paid no payment and is kept for a refund.',
+    'paid no payment and is kept for a refund; `refund.created`, `refund.succeeded`, `refund.failed`, `refund.cancelled`, ' +
+    'a refund was made or reached that status.',
 })
 export type WebhookEventType = z.infer<typeof WebhookEventType>
 
@@ -72,22 +80,38 @@ export const TransferUnappliedWebhookEvent = z
   })
 export type TransferUnappliedWebhookEvent = z.infer<typeof TransferUnappliedWebhookEvent>
 
-export const WebhookEvent = z.discriminatedUnion('type', [PaymentWebhookEvent, TransferUnappliedWebhookEvent]).meta({
+export const RefundWebhookEvent = z
+  .object({
+    id: eventId,
+    type: z.enum(REFUND_EVENT_TYPES),
+    createdAt: DateTime,
+    data: Refund.meta({ description: 'The refund as GET /v1/refunds/{refundId} showed it at the change.' }),
+  })
+  .meta({ id: 'RefundWebhookEvent', description: 'A refund was created, or reached the status its type names.' })
+export type RefundWebhookEvent = z.infer<typeof RefundWebhookEvent>
+
+const eventSchemaOf = (type: WebhookEventTypeName): string =>
+  type === 'transfer.unapplied'
+    ? 'TransferUnappliedWebhookEvent'
+    : type.startsWith('refund.')
+      ? 'RefundWebhookEvent'
+      : 'PaymentWebhookEvent'
+
+export const WebhookEvent = z.discriminatedUnion('type', [PaymentWebhookEvent, TransferUnappliedWebhookEvent, RefundWebhookEvent]).meta({
   id: 'WebhookEvent',
   discriminator: {
     propertyName: 'type',
-    mapping: Object.fromEntries(
-      WEBHOOK_EVENT_TYPES.map((type) => [
-        type,
-        `#/components/schemas/${type === 'transfer.unapplied' ? 'TransferUnappliedWebhookEvent' : 'PaymentWebhookEvent'}`,
-      ]),
-    ),
+    mapping: Object.fromEntries(WEBHOOK_EVENT_TYPES.map((type) => [type, `#/components/schemas/${eventSchemaOf(type)}`])),
   },
   description:
     'The JSON body of a webhook delivery, told apart by `type`. Delivered at least once and in no guaranteed order: ' +
     'deduplicate by `id` (the `webhook-id` header) and read the payment status server-side before acting.',
 })
 export type WebhookEvent = z.infer<typeof WebhookEvent>
+
+/** Whether the event is about a payment's status (`payment.<status>`), whose data is the payment. */
+export const isPaymentEvent = (event: WebhookEvent): event is PaymentWebhookEvent =>
+  (PAYMENT_EVENT_TYPES as readonly string[]).includes(event.type)
 
 const WebhookUrl = z
   .url({ protocol: /^https$/, error: 'must be an absolute https:// URL' })

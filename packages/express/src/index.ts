@@ -19,6 +19,7 @@ export { UnmatchedPaymentError, webhookRouter } from './webhooks.ts'
 // What `onEvent` receives, told apart by `type`.
 export type {
   PaymentWebhookEvent,
+  RefundWebhookEvent,
   TransferUnappliedWebhookEvent,
   UnappliedTransfer,
   UnappliedTransferEventData,

@@ -72,7 +72,7 @@ export interface WebhookOptions {
    * Called once per new, verified event of any type, after the router's own work (fulfilling the order on
    * `payment.succeeded`). Tell events apart by `type`: `payment.<status>` carries the payment,
    * `transfer.unapplied` a transfer that paid nothing, for you to refund to `data.from`, with the payment it
-   * matched or null. If it throws, the delivery is answered 500 and Till delivers it again.
+   * matched or null; `refund.<created|succeeded|failed|cancelled>` a refund. If it throws, the delivery is answered 500 and Till delivers it again.
    */
   onEvent?: (event: WebhookEvent) => void | Promise<void>
   /** The clock, in milliseconds since the epoch, for the 5-minute timestamp tolerance; `Date.now` by default. */

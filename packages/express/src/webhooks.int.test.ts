@@ -371,6 +371,7 @@ describe('POST /webhooks: processing', () => {
       type: 'transfer.unapplied',
       createdAt: new Date(NOW).toISOString(),
       data: {
+        id: `eip155:8453/0x${'ab'.repeat(32)}`,
         transaction: { networkId: 'eip155:8453', hash: `0x${'ab'.repeat(32)}`, logIndex: 4 },
         from: 'eip155:8453:0x52908400098527886E0F7030069857D2E4169EE7',
         to: 'eip155:8453:0x8ba1f109551bD432803012645Ac136ddd64DBA72',

@@ -15,6 +15,7 @@ import { logoStore, logoUrls } from './logos/index.ts'
 import { merchantsArea } from './merchants/area.ts'
 import { paymentsArea } from './payments/area.ts'
 import { railsArea } from './rails/area.ts'
+import { refundsArea } from './refunds/area.ts'
 import { accountStore } from './accounts/index.ts'
 import { webhooksArea } from './webhooks/area.ts'
 
@@ -47,7 +48,8 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const payments = paymentsArea(ctx)
   const rails = await railsArea(ctx, payments)
-  const areas = [payments, await listingArea(ctx, payments), merchantsArea(ctx), await webhooksArea(ctx), rails]
+  const refunds = await refundsArea(ctx, { paymentRails: rails.rails, refundRails: rails.refundRails })
+  const areas = [payments, await listingArea(ctx, payments), merchantsArea(ctx), refunds, await webhooksArea(ctx), rails]
 
   metaRoutes(app, { db, sandbox: config.sandbox, served })
   const apiLimits = { ...DEFAULT_API_LIMITS, ...config.apiRateLimits }
@@ -60,6 +62,6 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
     v1.addHook('onRequest', authenticateRequest(ctx.auth, limiters))
     for (const area of areas) area.v1(v1)
   })
-  await checkoutArea(ctx, { ...payments, rails: rails.rails, closing })
+  await checkoutArea(ctx, { ...payments, rails: rails.rails, closing, refunds: refunds.refunds, refundRails: rails.refundRails })
   return app
 }

@@ -241,7 +241,7 @@ describe('the status long-poll', () => {
 
   it('refuses a wait longer than it holds, and an unknown status', async () => {
     const payment = await createCheckoutPayment(ctx.app, account)
-    for (const query of ['after=pending&waitMs=60000', 'after=cancelled', 'after=pending&waitMs=soon', 'poll=1']) {
+    for (const query of ['after=pending&waitMs=60000', 'after=refunded', 'after=pending&waitMs=soon', 'poll=1']) {
       const response = await gatewayCall(ctx.app, payment, `/status?${query}`)
       expect(response.statusCode, query).toBe(400)
       expect(ErrorBody.parse(response.json()).issues?.length).toBeGreaterThan(0)

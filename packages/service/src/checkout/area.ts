@@ -7,20 +7,40 @@ import type { PaymentsArea } from '../payments/index.ts'
 import type { PaymentRails } from '../rails/index.ts'
 import { serviceSecret } from '../db/secrets.ts'
 import { checkoutTokens } from './token.ts'
+import { refundPageRoutes } from './refund-routes.ts'
+import type { RefundRails, RefundService } from '../refunds/index.ts'
+import { REFUND_TEST_WALLETS } from '../sandbox/index.ts'
 
 /** The hosted checkout page (spec 4.7, 4.8), its assets, merchants' logos and the page's gateway API. */
 export async function checkoutArea(
   ctx: AreaContext,
-  deps: Pick<PaymentsArea, 'payments' | 'events'> & { rails: PaymentRails; closing: () => boolean },
+  deps: Pick<PaymentsArea, 'payments' | 'events'> & {
+    rails: PaymentRails
+    closing: () => boolean
+    refunds: RefundService
+    refundRails: RefundRails
+  },
 ) {
   const { app, db, clock, config } = ctx
   const limits = { ...DEFAULT_CHECKOUT_LIMITS, ...config.checkoutRateLimits }
+  const assets = await checkoutAssets()
+  refundPageRoutes(app, {
+    refunds: deps.refunds,
+    links: deps.refunds.links,
+    refundRails: deps.refundRails,
+    accounts: ctx.accounts,
+    logoUrl: ctx.logoUrl,
+    assets,
+    clock,
+    https: () => config.checkoutUrl().startsWith('https:'),
+    testWallets: REFUND_TEST_WALLETS,
+  })
   await checkoutRoutes(app, {
     payments: deps.payments,
     accounts: ctx.accounts,
     tokens: checkoutTokens(await serviceSecret(db, 'checkout_token_key', clock.now())),
     events: deps.events,
-    assets: await checkoutAssets(),
+    assets,
     clock,
     rails: deps.rails,
     https: () => config.checkoutUrl().startsWith('https:'),

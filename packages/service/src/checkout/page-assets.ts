@@ -24,6 +24,16 @@ export type CheckoutAssets = {
   lazy: CheckoutAsset[]
 }
 
+/** The refund pages' script (issue 24), among the lazy assets as `refund-page.<hash>.js`. */
+export const REFUND_PAGE_SCRIPT = 'refund-page'
+
+/** The refund pages' script in `assets`: its file name, which the pages link. */
+export function refundPageScript(assets: CheckoutAssets): CheckoutAsset {
+  const script = assets.lazy.find((asset) => asset.fileName.startsWith(`${REFUND_PAGE_SCRIPT}.`))
+  if (!script) throw new Error('the checkout assets hold no refund page script: rebuild the service')
+  return script
+}
+
 const CONTENT_TYPES: Record<string, string> = { '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8' }
 
 function contentTypeOf(fileName: string): string {

@@ -6,7 +6,7 @@ import { basename } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { minifyTemplates } from '@till/template-minifier'
 import { build, type Metafile, type OutputFile, type Plugin, stop } from 'esbuild'
-import { type CheckoutAsset, type CheckoutAssets, checkoutAsset } from './page-assets.ts'
+import { type CheckoutAsset, type CheckoutAssets, checkoutAsset, REFUND_PAGE_SCRIPT } from './page-assets.ts'
 import { privateNames } from './page-mangle.ts'
 
 // From the package's root, so the path holds for this module in src/checkout/ and compiled in dist/checkout/.
@@ -51,7 +51,7 @@ function checkSplit(metafile: Metafile, entryOut: string) {
  * 100 ms): once in `pnpm build` for the compiled service, once per process when it runs from source.
  */
 export async function buildCheckoutAssets(): Promise<CheckoutAssets> {
-  const [script, style] = await Promise.all([
+  const [script, style, refundPage] = await Promise.all([
     build({
       entryPoints: [entry('main.ts')],
       bundle: true,
@@ -74,6 +74,18 @@ export async function buildCheckoutAssets(): Promise<CheckoutAssets> {
       mangleProps: privateNames,
     }),
     build({ entryPoints: [entry('checkout.css')], bundle: true, minify: true, write: false, charset: 'utf8' }),
+    // The refund pages' own script (issue 24): served beside the chunks, never loaded by the checkout page.
+    build({
+      entryPoints: [entry('refund-page.ts')],
+      bundle: true,
+      minify: true,
+      format: 'esm',
+      target: ['es2022', 'chrome109', 'firefox115', 'safari16'],
+      write: false,
+      legalComments: 'none',
+      charset: 'utf8',
+      plugins: [minifyTemplatesPlugin],
+    }),
   ])
   // The build is done once: esbuild's helper process would otherwise idle beside the service (~17 MB).
   await stop()
@@ -86,6 +98,9 @@ export async function buildCheckoutAssets(): Promise<CheckoutAssets> {
     // Renaming the entry is safe: nothing imports it back.
     script: hashed('checkout', 'js', main.text),
     style: hashed('checkout', 'css', css),
-    lazy: chunks.map((chunk) => checkoutAsset(basename(chunk.path), chunk.text)),
+    lazy: [
+      ...chunks.map((chunk) => checkoutAsset(basename(chunk.path), chunk.text)),
+      hashed(REFUND_PAGE_SCRIPT, 'js', refundPage.outputFiles[0]?.text ?? ''),
+    ],
   }
 }

@@ -6,7 +6,7 @@ import { serverPages, type Strings } from './page/strings.ts'
 import type { CheckoutAssets } from './page-assets.ts'
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => ESCAPES[char] ?? char)
+export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => ESCAPES[char] ?? char)
 
 /** JSON inside a non-executed <script> element: nothing in it may close the element or start a comment. */
 const embedJson = (value: unknown) =>

@@ -2,7 +2,16 @@
 // contract's status vocabulary (@till/contract statuses.ts): the CHECK on payments.status, the transition
 // trigger, and every trigger condition and index predicate that names statuses. A migration that writes
 // a list of its own, or a vocabulary change without its migration, fails here.
-import { FINAL_STATUSES, MERCHANT_STATUSES, type MerchantPaymentStatus, OPEN_STATUSES, TRANSITIONS } from '@till/contract'
+import {
+  FINAL_STATUSES,
+  HOLDING_REFUND_STATUSES,
+  MERCHANT_STATUSES,
+  type MerchantPaymentStatus,
+  OPEN_STATUSES,
+  REFUND_STATUSES,
+  REFUND_TRANSITIONS,
+  TRANSITIONS,
+} from '@till/contract'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openTestDatabase, type TestDatabase } from '../../test/database.ts'
 import { REFERENCE_HOLDING } from '../payments/store.ts'
@@ -75,5 +84,32 @@ describe('the database and the status vocabulary', () => {
   it('the expiry sweeper’s index holds the status a payment expires from', async () => {
     const expiresFrom = MERCHANT_STATUSES.filter((from) => (TRANSITIONS[from] as readonly string[]).includes('expired'))
     expect(statusesIn(await indexPredicate('payments_pending_deadline'))).toEqual(expiresFrom)
+  })
+})
+
+describe('the database and the refund statuses', () => {
+  it("refunds.status's CHECK allows exactly the contract's refund statuses", async () => {
+    const checks = await tdb.db.query<{ definition: string }>(
+      "SELECT pg_get_constraintdef(oid) AS definition FROM pg_constraint WHERE conrelid = 'refunds'::regclass AND conname = 'refunds_status_check'",
+    )
+    expect(sorted(statusesIn(checks[0]?.definition ?? ''))).toEqual(sorted(REFUND_STATUSES))
+  })
+
+  it('the refund transition trigger allows exactly the contract’s refund transitions', async () => {
+    const source = await one("SELECT pg_get_functiondef('refunds_guard_transition'::regproc) AS definition", [])
+    const allowed: Record<string, string[]> = {}
+    for (const match of source.matchAll(/OLD\.status = '([a-z_]+)' AND NEW\.status IN \(([^)]*)\)/g)) {
+      allowed[match[1] ?? ''] = [...(match[2] ?? '').matchAll(/'([a-z_]+)'/g)].map((value) => value[1] ?? '')
+    }
+    const expected = Object.fromEntries(
+      REFUND_STATUSES.filter((from) => REFUND_TRANSITIONS[from].length > 0).map((from) => [from, [...REFUND_TRANSITIONS[from]]]),
+    )
+    expect(allowed).toEqual(expected)
+  })
+
+  it('a refund holds part of its payment in exactly the statuses the contract says', async () => {
+    const source = await one("SELECT pg_get_functiondef('refunds_hold_payment'::regproc) AS definition", [])
+    expect(sorted(statusesIn(source, 'NEW.status'))).toEqual(sorted(HOLDING_REFUND_STATUSES))
+    expect(sorted(statusesIn(await indexPredicate('refunds_unapplied_holding')))).toEqual(sorted(HOLDING_REFUND_STATUSES))
   })
 })

@@ -294,6 +294,7 @@ describe('a browser wallet payment', () => {
     })
     expect(UnappliedTransferList.parse(api.json()).data).toEqual([
       {
+        id: `eip155:31337/${hash.toLowerCase()}`,
         transaction: { networkId: 'eip155:31337', hash: hash.toLowerCase(), logIndex: null },
         from: `eip155:31337:${BUYER.address}`,
         to: `eip155:31337:${getAddress(MERCHANT)}`,

@@ -19,7 +19,13 @@ export type Outcome =
   | { kind: 'waiting'; blockNumber: bigint | null; unminedSince: Date | null }
 
 /** What a check means for a processing payment (ADR 23): monotonic, so a reorg only ever sends it back to waiting. */
-export function outcomeOf(watch: Watch, check: TransferCheck, required: number, now: Date, dropAfterMs: number): Outcome {
+export function outcomeOf(
+  watch: Pick<Watch, 'unminedSince'>,
+  check: TransferCheck,
+  required: number,
+  now: Date,
+  dropAfterMs: number,
+): Outcome {
   switch (check.status) {
     case 'mined':
       return check.confirmations >= BigInt(required)

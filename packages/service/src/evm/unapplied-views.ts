@@ -14,6 +14,9 @@ import type { EvmConfig } from './config.ts'
 import type { Address } from './ids.ts'
 import { type RecordedUnappliedTransfer, UnappliedCursorError, unappliedTransfers } from './unapplied.ts'
 
+/** An unapplied transfer's id, as POST /v1/refunds takes it: its network and transaction hash. */
+export const unappliedTransferId = (transfer: { network: string; txHash: string }): string => `${transfer.network}/${transfer.txHash}`
+
 type TokenConfig = Pick<EvmConfig, 'tokens' | 'networks'> | undefined
 
 /**
@@ -26,6 +29,7 @@ export function unappliedTransferView(transfer: RecordedUnappliedTransfer, confi
   const token = config?.tokens.find((candidate) => candidate.id === caip19)
   const network = config?.networks.find((candidate) => candidate.id === transfer.network)
   return {
+    id: unappliedTransferId(transfer),
     transaction: { networkId: transfer.network, hash: transfer.txHash, logIndex: transfer.logIndex },
     // Checksummed where people read them, as wallets and explorers show them.
     from: `${transfer.network}:${checksumAddress(transfer.sender)}`,

@@ -157,6 +157,15 @@ export function unappliedTransfers(db: Queryable) {
       return new Set(rows.map((row) => row.tx_hash))
     },
 
+    /** One of the merchant's unapplied transfers, by its network and hash (a refund's source). */
+    async find(merchantId: string, network: string, txHash: string): Promise<RecordedUnappliedTransfer | undefined> {
+      const [row] = await db.query<Row>(
+        `SELECT ${COLUMNS} FROM evm_unapplied_transfers WHERE network = $1 AND tx_hash = $2 AND merchant_id = $3`,
+        [network, txHash.toLowerCase(), merchantId],
+      )
+      return row && toTransfer(row)
+    },
+
     /**
      * One page of the merchant's unapplied transfers, newest first. `cursor` is the previous page's
      * `nextCursor`; one this store did not issue throws UnappliedCursorError.

@@ -16,8 +16,11 @@ import { carriesCall, transferCall } from './reference.ts'
 export type TransferExpectation = {
   chainId: number
   token: Address
-  from: Address
+  /** Who must send it; undefined for a refund, which any wallet of the merchant's may pay. */
+  from: Address | undefined
   to: Address
+  /** Who `to` is, in a refusal's words: the merchant by default. */
+  recipientName?: string
   amount: bigint
   /**
    * The payment's reference, which the transfer's calldata must end with (reference.ts); undefined for a
@@ -61,7 +64,7 @@ export async function checkTransfer(client: PublicClient, hash: Hash, expected: 
     if (transaction.blockNumber === null) return { status: 'pending', nonce: transaction.nonce }
     return minedCheck(client, hash, expected, transaction.nonce)
   }
-  if (!isAddressEqual(transaction.from, expected.from)) {
+  if (expected.from !== undefined && !isAddressEqual(transaction.from, expected.from)) {
     return refused('sender', `the transaction was sent by ${transaction.from}, not by the connected account ${expected.from}`)
   }
   if (!transaction.to || !isAddressEqual(transaction.to, expected.token)) {
@@ -75,7 +78,8 @@ export async function checkTransfer(client: PublicClient, hash: Hash, expected: 
   }
   if (call.functionName !== 'transfer') return refused('token', `the transaction calls ${call.functionName}, not transfer`)
   const [recipient, amount] = call.args
-  if (!isAddressEqual(recipient, expected.to)) return refused('recipient', `the transfer goes to ${recipient}, not to the merchant`)
+  if (!isAddressEqual(recipient, expected.to))
+    return refused('recipient', `the transfer goes to ${recipient}, not to ${expected.recipientName ?? 'the merchant'}`)
   if (amount !== expected.amount)
     return refused('amount', `the transfer is of ${amount} units; the payment needs exactly ${expected.amount}`)
   if (!carriesCall(transaction.input, transferCall(recipient, amount, expected.reference))) {
@@ -101,7 +105,7 @@ async function minedCheck(client: PublicClient, hash: Hash, expected: TransferEx
   const transfers = parseEventLogs({ abi: erc20Abi, eventName: 'Transfer', logs: receipt.logs }).filter(
     (log) =>
       isAddressEqual(log.address, expected.token) &&
-      isAddressEqual(log.args.from, expected.from) &&
+      (expected.from === undefined || isAddressEqual(log.args.from, expected.from)) &&
       isAddressEqual(log.args.to, expected.to) &&
       log.args.value === expected.amount,
   )

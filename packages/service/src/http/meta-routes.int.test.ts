@@ -62,6 +62,7 @@ describe('/openapi.json', () => {
       '/v1/sandbox/payments/{paymentId}/confirm',
       '/v1/sandbox/payments/{paymentId}/reach-deadline',
       '/v1/sandbox/payments/{paymentId}/simulate',
+      '/v1/sandbox/refunds/{refundId}/simulate',
     ])
   })
 })

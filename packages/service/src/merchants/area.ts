@@ -2,7 +2,7 @@ import type { AreaContext, V1Routes } from '../area-context.ts'
 import { unappliedTransferPages } from '../evm/index.ts'
 import { merchantRoutes } from './routes.ts'
 import { logoFetcher, logoImporter } from '../logos/index.ts'
-import { idempotencyKeys } from './idempotency.ts'
+import { idempotencyKeys } from '../http/idempotency.ts'
 import { merchantService } from './service.ts'
 
 /** Merchants over the API: create and update with their logos (spec 4.5, 4.6), and their unapplied transfers. */

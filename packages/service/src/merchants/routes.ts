@@ -12,29 +12,7 @@ import type { FastifyInstance } from 'fastify'
 import { ApiError, parseOrThrow } from '../errors.ts'
 import type { MerchantService } from './service.ts'
 import { header, principalOf } from '../http/context.ts'
-
-const MAX_IDEMPOTENCY_KEY_LENGTH = 255
-
-function idempotencyKeyOf(value: string | undefined): string {
-  if (value === undefined) {
-    throw new ApiError(
-      'missing_idempotency_key',
-      `The ${IDEMPOTENCY_KEY_HEADER} header is required: a unique value per creation request.`,
-      {
-        issues: [{ field: IDEMPOTENCY_KEY_HEADER, message: 'Required header' }],
-      },
-    )
-  }
-  if (value.length === 0 || value.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
-    const message = value.length === 0 ? 'must not be empty' : `must be at most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters long`
-    throw new ApiError(
-      'invalid_idempotency_key',
-      `The ${IDEMPOTENCY_KEY_HEADER} header ${message}: send a unique value of 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters.`,
-      { issues: [{ field: IDEMPOTENCY_KEY_HEADER, message }] },
-    )
-  }
-  return value
-}
+import { idempotencyKeyOf } from '../http/idempotency.ts'
 
 // An id that cannot exist is as unknown as one that does not: 404 either way, without a query.
 function knownShape(merchantId: string): string {

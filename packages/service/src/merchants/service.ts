@@ -5,7 +5,7 @@ import { ApiError, fieldError } from '../errors.ts'
 import type { ImportedLogo, LogoImporter, LogoUrl } from '../logos/index.ts'
 import { LogoRefused } from '../logos/index.ts'
 import { accountStore } from '../accounts/index.ts'
-import type { IdempotencyKeys } from './idempotency.ts'
+import type { IdempotencyKeys } from '../http/idempotency.ts'
 import { checkSettlementAddresses } from './settlement-addresses.ts'
 import { merchantView } from './views.ts'
 

@@ -69,6 +69,7 @@ describe('GET /v1/merchants/{merchantId}/unapplied-transfers', () => {
     expect(seen).toEqual(hashes.toReversed())
     const [newest] = UnappliedTransferList.parse((await list()).json()).data
     expect(newest).toEqual({
+      id: `eip155:8453/${hash(5)}`,
       transaction: { networkId: 'eip155:8453', hash: hash(5), logIndex: 5 },
       from: 'eip155:8453:0x52908400098527886E0F7030069857D2E4169EE7',
       to: 'eip155:8453:0x8ba1f109551bD432803012645Ac136ddd64DBA72',

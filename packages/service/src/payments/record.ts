@@ -16,6 +16,8 @@ export type PaymentRecord = {
   updatedAt: Date
   expiresAt: Date
   paid: PaidDetails | null
+  /** What succeeded refunds gave back (issue 24); null when nothing was refunded. */
+  refunded?: { amountMinor: bigint; count: number } | null
 }
 
 /** What a buyer's payment leaves behind (listing fields of spec section 2.1). */
@@ -67,6 +69,8 @@ const COLUMNS = [
   'settlement_minor::text AS settlement_minor',
   'settlement_tx_hash',
   'settled_at',
+  'refunded_minor::text AS refunded_minor',
+  'refunded_count',
 ]
 
 /** The select list of a PaymentRow, its columns qualified by `alias` when a query joins other tables. */
@@ -105,6 +109,9 @@ export type PaymentRow = {
   settlement_minor: string | null
   settlement_tx_hash: string | null
   settled_at: Date | null
+  // The webhook trigger's snapshot may hold them as JSON numbers (events written before migration 0018 none).
+  refunded_minor?: string | number | null
+  refunded_count?: number | null
 }
 
 const big = (value: string | null) => (value === null ? null : BigInt(value))
@@ -125,6 +132,7 @@ export function toPaymentRecord(row: PaymentRow): PaymentRecord {
     updatedAt: row.updated_at,
     expiresAt: row.expires_at,
     paid: row.buyer_account === null || row.network === null ? null : toPaid(row, row.buyer_account, row.network),
+    refunded: row.refunded_count ? { amountMinor: BigInt(row.refunded_minor ?? 0), count: row.refunded_count } : null,
   }
 }
 

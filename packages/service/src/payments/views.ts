@@ -57,6 +57,7 @@ export function listingPayment(payment: PaymentRecord, merchant: { id: string; n
     createdAt: payment.createdAt.toISOString(),
     lastUpdatedAt: payment.updatedAt.toISOString(),
   }
+  if (payment.refunded) view.refunded = { amount: money(payment.refunded.amountMinor), count: payment.refunded.count }
   if (!paid) return view
   view.buyer = {
     accountCaip10: paid.buyerAccount,

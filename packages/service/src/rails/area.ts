@@ -1,6 +1,7 @@
 import { DEFAULT_EVM_TIMING } from '../app-config.ts'
 import type { AreaContext, V1Routes } from '../area-context.ts'
-import { sandboxRail, sandboxRoutes } from '../sandbox/index.ts'
+import type { RefundRails } from '../refunds/index.ts'
+import { sandboxRail, sandboxRefunds, sandboxRoutes } from '../sandbox/index.ts'
 import type { PaymentsArea } from '../payments/index.ts'
 import { type PaymentRail, paymentRails } from './rail.ts'
 
@@ -12,7 +13,11 @@ import { type PaymentRail, paymentRails } from './rail.ts'
 export async function railsArea(ctx: AreaContext, { payments }: Pick<PaymentsArea, 'payments'>) {
   const { app, db, clock, config, accounts } = ctx
   const list: PaymentRail[] = []
+  // Refunds are paid on the rail their payment was: the sandbox's test wallets, or an EVM network.
+  const refundRails: RefundRails = {}
+  const followers: { start(): void; stop(): Promise<void> }[] = []
   if (config.sandbox && !ctx.evm?.config.sandbox) {
+    refundRails.sandbox = sandboxRefunds({ db, clock })
     const slowConfirmMs = config.sandboxHoldConfirmations ? 'held' : (config.sandboxSlowConfirmMs ?? 8_000)
     list.push(
       sandboxRail({ db, payments, accounts, clock, log: app.log, slowConfirmMs, confirmIntervalMs: ctx.jobs.sandboxConfirmationsMs }),
@@ -20,15 +25,24 @@ export async function railsArea(ctx: AreaContext, { payments }: Pick<PaymentsAre
   }
   if (ctx.evm) {
     // viem and the rail load only where a configuration names networks (bench/startup).
-    const { evmRail } = await import('../evm/lazy.ts')
+    const { evmRail, evmRefunds } = await import('../evm/lazy.ts')
     const timing = { ...DEFAULT_EVM_TIMING, ...ctx.evm.timing }
     list.push(evmRail({ db, payments, accounts, clock, log: app.log, config: ctx.evm.config, timing }))
+    const refunds = evmRefunds({ db, clock, log: app.log, config: ctx.evm.config, timing })
+    refundRails.evm = refunds
+    followers.push(refunds)
   }
   const rails = paymentRails(list)
-  app.addHook('onReady', async () => rails.start())
-  app.addHook('onClose', async () => rails.stop())
+  app.addHook('onReady', async () => {
+    await rails.start()
+    for (const follower of followers) follower.start()
+  })
+  app.addHook('onClose', async () => {
+    await rails.stop()
+    await Promise.all(followers.map((follower) => follower.stop()))
+  })
   const v1: V1Routes = (routes) => {
     if (config.sandbox) sandboxRoutes(routes, { auth: ctx.auth, payments, accounts, clock, logoUrl: ctx.logoUrl })
   }
-  return { rails, v1 }
+  return { rails, refundRails, v1 }
 }

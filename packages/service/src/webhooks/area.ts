@@ -3,6 +3,7 @@ import { runsWith } from '../core/periodic.ts'
 import { webhookEndpointRoutes } from './routes.ts'
 import { serviceSecret } from '../db/secrets.ts'
 import { unappliedSnapshotView } from '../evm/index.ts'
+import { openRefundLinks, type RefundRow, refundView as refundViewOf, toRefundRecord } from '../refunds/index.ts'
 import { webhookDispatcher } from './dispatcher.ts'
 import { secretSealer } from './secrets.ts'
 import { webhookSender } from './sender.ts'
@@ -18,7 +19,18 @@ export async function webhooksArea(ctx: AreaContext) {
   const sealer = secretSealer(await serviceSecret(db, 'webhook_secret_key', clock.now()))
   const policy = { allowLoopback: config.sandbox }
   const transferView = unappliedSnapshotView(ctx.evm?.config)
-  const webhooks = webhookService({ db, clock, sealer, logoUrl: ctx.logoUrl, transferView, policy, lookup: ctx.outbound?.lookup })
+  const links = await openRefundLinks(db, clock.now(), config.checkoutUrl)
+  const refundView = (snapshot: Record<string, unknown>) => refundViewOf(toRefundRecord(snapshot as RefundRow), links, clock.now())
+  const webhooks = webhookService({
+    db,
+    clock,
+    sealer,
+    logoUrl: ctx.logoUrl,
+    transferView,
+    refundView,
+    policy,
+    lookup: ctx.outbound?.lookup,
+  })
   if (ctx.jobs.webhookDispatchMs > 0) {
     const send = webhookSender({ policy, ...ctx.outbound })
     runsWith(
@@ -29,6 +41,7 @@ export async function webhooksArea(ctx: AreaContext) {
         sealer,
         logoUrl: ctx.logoUrl,
         transferView,
+        refundView,
         send,
         log: app.log,
         intervalMs: ctx.jobs.webhookDispatchMs,

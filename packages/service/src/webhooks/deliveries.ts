@@ -3,7 +3,7 @@ import type { Queryable } from '../db/port.ts'
 
 /**
  * An outbox event as stored (the payment row at the change; for transfer.unapplied, the transfer's row and
- * its payment's, if any) and its merchant: what renders its body.
+ * its payment's, if any; for refund.*, the refund's row) and its merchant: what renders its body.
  */
 export type StoredEvent = {
   event: {
@@ -12,6 +12,7 @@ export type StoredEvent = {
     createdAt: Date
     payment: Record<string, unknown> | null
     transfer: Record<string, unknown> | null
+    refund: Record<string, unknown> | null
   }
   merchant: { id: string; name: string; logo: string | null }
 }
@@ -21,6 +22,7 @@ type EventRow = {
   type: WebhookEventType
   payment: Record<string, unknown> | null
   transfer: Record<string, unknown> | null
+  refund: Record<string, unknown> | null
   event_created_at: Date
   merchant_id: string
   merchant_name: string
@@ -28,11 +30,18 @@ type EventRow = {
 }
 
 // Selected from `webhook_events e JOIN merchants m`, by every query that renders an event.
-const EVENT_COLUMNS = `e.id AS event_id, e.type, e.payment, e.transfer, e.created_at AS event_created_at,
+const EVENT_COLUMNS = `e.id AS event_id, e.type, e.payment, e.transfer, e.refund, e.created_at AS event_created_at,
                 m.id AS merchant_id, m.name AS merchant_name, m.logo_digest`
 
 const storedEvent = (row: EventRow): StoredEvent => ({
-  event: { id: row.event_id, type: row.type, createdAt: row.event_created_at, payment: row.payment, transfer: row.transfer },
+  event: {
+    id: row.event_id,
+    type: row.type,
+    createdAt: row.event_created_at,
+    payment: row.payment,
+    transfer: row.transfer,
+    refund: row.refund,
+  },
   merchant: { id: row.merchant_id, name: row.merchant_name, logo: row.logo_digest },
 })
 

@@ -167,6 +167,7 @@ describe('transfer.unapplied', () => {
       createdAt: clock.now().toISOString(),
       data: {
         ...common,
+        id: `eip155:8453/${stray}`,
         transaction: { networkId: 'eip155:8453', hash: stray, logIndex: 7 },
         reason: 'no_matching_payment',
         paymentId: null,
@@ -176,6 +177,7 @@ describe('transfer.unapplied', () => {
     expect(byHash.get(matched)).toMatchObject({
       data: {
         ...common,
+        id: `eip155:8453/${matched}`,
         transaction: { networkId: 'eip155:8453', hash: matched, logIndex: null },
         reason: 'payment_expired',
         paymentId,

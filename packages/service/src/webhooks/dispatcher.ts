@@ -6,7 +6,7 @@ import type { Clock } from '../core/clock.ts'
 import { jobFailed, periodic } from '../core/periodic.ts'
 import type { LogoUrl } from '../logos/index.ts'
 import { type AttemptOutcome, type AttemptRecord, type ClaimedDelivery, webhookDeliveryStore } from './deliveries.ts'
-import { type TransferView, webhookEvent } from './events.ts'
+import { type RefundSnapshotView, type TransferView, webhookEvent } from './events.ts'
 import { type SecretSealer, signatureHeader } from './secrets.ts'
 import { ATTEMPT_TIMEOUT_MS, type WebhookSender } from './sender.ts'
 
@@ -20,6 +20,8 @@ export type DispatcherOptions = {
   logoUrl: LogoUrl
   /** How a transfer.unapplied event shows its transfer (the token's display comes from the EVM configuration). */
   transferView: TransferView
+  /** How a refund.* event shows its refund, with its links (refunds/). */
+  refundView?: RefundSnapshotView | undefined
   send: WebhookSender
   log: FastifyBaseLogger
   /** How often due deliveries are looked for besides the trigger's notification (retries come due this way). */
@@ -83,6 +85,7 @@ export function webhookDispatcher(options: DispatcherOptions) {
       merchant: delivery.merchant,
       logoUrl: options.logoUrl,
       transferView: options.transferView,
+      refundView: options.refundView,
     })
     const body = JSON.stringify(event)
     const headers = {

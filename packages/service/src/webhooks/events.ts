@@ -1,4 +1,12 @@
-import type { Payment, UnappliedTransfer, WebhookEvent, WebhookEventType } from '@till/contract'
+import {
+  PAYMENT_EVENT_TYPES,
+  type Payment,
+  REFUND_EVENT_TYPES,
+  type Refund,
+  type UnappliedTransfer,
+  type WebhookEvent,
+  type WebhookEventType,
+} from '@till/contract'
 import type { LogoUrl } from '../logos/index.ts'
 import { listingPayment, type PaymentRow, toPaymentRecord } from '../payments/index.ts'
 
@@ -20,6 +28,9 @@ export function rowFromSnapshot(snapshot: Record<string, unknown>): PaymentRow {
 /** Renders a transfer.unapplied event's stored transfer row as the API lists it (evm/unapplied-views.ts). */
 export type TransferView = (snapshot: Record<string, unknown>) => UnappliedTransfer
 
+/** Renders a refund.* event's stored refund row as GET /v1/refunds/{id} shows it (refunds/views.ts). */
+export type RefundSnapshotView = (snapshot: Record<string, unknown>) => Refund
+
 /**
  * An event's body: for `payment.<status>`, the payment as the listing showed it at the change; for
  * `transfer.unapplied`, the transfer as the API lists it with that payment, or null when it matched none.
@@ -30,9 +41,11 @@ export function webhookEvent(input: {
   createdAt: Date
   payment: Record<string, unknown> | null
   transfer: Record<string, unknown> | null
+  refund?: Record<string, unknown> | null
   merchant: { id: string; name: string; logo: string | null }
   logoUrl: LogoUrl
   transferView: TransferView
+  refundView?: RefundSnapshotView | undefined
 }): WebhookEvent {
   const { merchant } = input
   const payment = (snapshot: Record<string, unknown>): Payment =>
@@ -50,6 +63,12 @@ export function webhookEvent(input: {
       data: { ...input.transferView(input.transfer), payment: input.payment ? payment(input.payment) : null },
     }
   }
-  if (!input.payment) throw new Error(`event ${input.id} has no payment`)
-  return { ...head, type: input.type, data: payment(input.payment) }
+  const refundType = REFUND_EVENT_TYPES.find((type) => type === input.type)
+  if (refundType) {
+    if (!input.refund || !input.refundView) throw new Error(`event ${input.id} has no refund to show`)
+    return { ...head, type: refundType, data: input.refundView(input.refund) }
+  }
+  const paymentType = PAYMENT_EVENT_TYPES.find((type) => type === input.type)
+  if (!paymentType || !input.payment) throw new Error(`event ${input.id} has no payment`)
+  return { ...head, type: paymentType, data: payment(input.payment) }
 }

@@ -13,7 +13,7 @@ import type { LogoUrl } from '../logos/index.ts'
 import { type LookupAll, defaultLookup, pinnedConnections, TargetRefused } from '../net/pinned.ts'
 import type { AddressPolicy } from '../net/public-address.ts'
 import { webhookDeliveryStore } from './deliveries.ts'
-import { type TransferView, webhookEvent } from './events.ts'
+import { type RefundSnapshotView, type TransferView, webhookEvent } from './events.ts'
 import { newSigningSecret, type SecretSealer } from './secrets.ts'
 import { type EndpointRecord, webhookEndpointStore } from './store.ts'
 
@@ -39,6 +39,8 @@ export function webhookService(deps: {
   sealer: SecretSealer
   logoUrl: LogoUrl
   transferView: TransferView
+  /** How a refund.* event shows its refund, with its links (refunds/). */
+  refundView?: RefundSnapshotView | undefined
   policy: AddressPolicy
   lookup?: LookupAll | undefined
 }) {
@@ -117,7 +119,13 @@ export function webhookService(deps: {
         id: delivery.id,
         status: delivery.status,
         nextAttemptAt: delivery.status === 'pending' && delivery.nextAttemptAt ? delivery.nextAttemptAt.toISOString() : null,
-        event: webhookEvent({ ...delivery.event, merchant: delivery.merchant, logoUrl: deps.logoUrl, transferView: deps.transferView }),
+        event: webhookEvent({
+          ...delivery.event,
+          merchant: delivery.merchant,
+          logoUrl: deps.logoUrl,
+          transferView: deps.transferView,
+          refundView: deps.refundView,
+        }),
         attempts: delivery.attempts.map((attempt) => ({ ...attempt, attemptedAt: attempt.attemptedAt.toISOString() })),
       }))
     },

@@ -1,7 +1,32 @@
 import { createHash } from 'node:crypto'
 import type { Database, Queryable } from '../db/port.ts'
 import type { Clock } from '../core/clock.ts'
+import { IDEMPOTENCY_KEY_HEADER } from '@till/contract'
 import { ApiError } from '../errors.ts'
+
+const MAX_IDEMPOTENCY_KEY_LENGTH = 255
+
+/** The Idempotency-Key header of a creating request: required, 1 to 255 characters. */
+export function idempotencyKeyOf(value: string | undefined): string {
+  if (value === undefined) {
+    throw new ApiError(
+      'missing_idempotency_key',
+      `The ${IDEMPOTENCY_KEY_HEADER} header is required: a unique value per creation request.`,
+      {
+        issues: [{ field: IDEMPOTENCY_KEY_HEADER, message: 'Required header' }],
+      },
+    )
+  }
+  if (value.length === 0 || value.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
+    const message = value.length === 0 ? 'must not be empty' : `must be at most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters long`
+    throw new ApiError(
+      'invalid_idempotency_key',
+      `The ${IDEMPOTENCY_KEY_HEADER} header ${message}: send a unique value of 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters.`,
+      { issues: [{ field: IDEMPOTENCY_KEY_HEADER, message }] },
+    )
+  }
+  return value
+}
 
 /** How long a key answers with its first response (issue 12: 24 hours per partner). */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000

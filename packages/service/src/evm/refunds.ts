@@ -1,0 +1,137 @@
+// Refunds on EVM networks (issue 24): the merchant's own wallet sends `transfer(destination, tokenAmount)`
+// followed by the refund's reference; Till checks it on the network's RPC as it checks a payment's transfer
+// (verify.ts) and follows it to its confirmations, through reorgs, as the follower does (settle.ts outcomeOf).
+import type { FastifyBaseLogger } from 'fastify'
+import { getAddress, type Hash } from 'viem'
+import type { Clock } from '../core/clock.ts'
+import { jobFailed, periodic } from '../core/periodic.ts'
+import { type Database, DatabaseUnavailable } from '../db/port.ts'
+import { ApiError, fieldError } from '../errors.ts'
+import type { RefundRail, RefundRecord } from '../refunds/index.ts'
+import { refundStore } from '../refunds/index.ts'
+import { evmChains } from './chains.ts'
+import type { EvmConfig } from './config.ts'
+import type { Address } from './ids.ts'
+import type { FollowerTiming } from './follower.ts'
+import { outcomeOf } from './settle.ts'
+import { checkTransfer, type TransferExpectation } from './verify.ts'
+
+const LEASE_MS = 5 * 60_000
+const BATCH = 20
+
+const addressOf = (account: string): Address => account.slice(account.lastIndexOf(':') + 1).toLowerCase() as Address
+
+export type EvmRefunds = RefundRail & { runOnce(): Promise<number>; start(): void; stop(): Promise<void> }
+
+export function evmRefunds(input: {
+  db: Database
+  config: EvmConfig
+  clock: Clock
+  log: FastifyBaseLogger
+  timing: FollowerTiming
+}): EvmRefunds {
+  const deps = { ...input, chains: evmChains(input.config) }
+  const store = refundStore(deps.db)
+
+  /** What the refund's transfer must be: its token and exact amount to its destination, and its reference when the page built it. */
+  function expectation(refund: RefundRecord, destination: string, withReference: boolean): TransferExpectation {
+    const network = deps.chains.network(refund.network)
+    if (!network) throw new ApiError('refund_not_payable', `The network ${refund.network} is no longer configured; refund it outside Till.`)
+    return {
+      chainId: network.chainId,
+      token: addressOf(refund.token.unit),
+      from: undefined,
+      to: addressOf(destination),
+      recipientName: 'the refund’s destination',
+      amount: refund.tokenAmount,
+      reference: withReference ? refund.reference : undefined,
+    }
+  }
+
+  async function check(refund: RefundRecord): Promise<void> {
+    const { transaction, destination } = refund
+    const network = deps.chains.network(refund.network)
+    if (!transaction || !destination || !network) return
+    const expected = expectation(refund, destination, transaction.matchedBy === 'reference')
+    const result = await checkTransfer(deps.chains.client(network.id), transaction.hash as Hash, expected)
+    const now = deps.clock.now()
+    const outcome = outcomeOf(refund, result, network.confirmations, now, deps.timing.dropAfterMs)
+    if (outcome.kind === 'succeeded') await store.move({ id: refund.id, to: 'succeeded', from: ['submitted'], now })
+    else if (outcome.kind === 'failed') {
+      deps.log.warn({ refundId: refund.id, txHash: transaction.hash, reason: outcome.reason }, 'a refund’s transaction failed')
+      await store.move({ id: refund.id, to: 'failed', from: ['submitted'], now })
+    } else {
+      await store.reschedule(refund.id, new Date(now.getTime() + deps.timing.recheckMs), outcome)
+    }
+  }
+
+  let stopping = false
+  async function runOnce(): Promise<number> {
+    let checked = 0
+    const now = deps.clock.now()
+    while (!stopping) {
+      const due = await store.lease(now, new Date(deps.clock.now().getTime() + LEASE_MS), BATCH)
+      for (const refund of due) {
+        try {
+          await check(refund)
+        } catch (error) {
+          if (error instanceof DatabaseUnavailable) throw error
+          deps.log.warn({ err: error, refundId: refund.id }, 'checking a refund’s transaction failed; it is checked again later')
+        }
+      }
+      checked += due.length
+      if (due.length < BATCH) break
+    }
+    return checked
+  }
+
+  const timer =
+    deps.timing.intervalMs > 0
+      ? periodic({ intervalMs: deps.timing.intervalMs, run: async () => void (await runOnce()), name: 'following refunds', log: deps.log })
+      : undefined
+  let nudged: Promise<unknown> | undefined
+
+  return {
+    name: 'evm',
+    runOnce,
+    token(network, tokenUnit) {
+      const token = deps.config.tokens.find((candidate) => candidate.id === tokenUnit && candidate.network === network)
+      return token && { symbol: token.symbol, name: token.name, decimals: token.decimals }
+    },
+    async checkTransaction(refund, hash, matchedBy) {
+      if (!refund.destination) {
+        throw fieldError('transactionHash', 'cannot be checked: the refund has no destination yet; the buyer names it at claimUrl')
+      }
+      const network = deps.chains.network(refund.network)
+      const expected = expectation(refund, refund.destination, matchedBy === 'reference')
+      const client = deps.chains.client(refund.network)
+      const result = await checkTransfer(client, hash as Hash, expected)
+      if (result.status === 'unknown') {
+        throw new ApiError(
+          'transaction_not_found',
+          `The node of ${network?.name ?? refund.network} does not know ${hash} yet; try again shortly.`,
+        )
+      }
+      if (result.status === 'refused') throw fieldError('transactionHash', `does not pay this refund: ${result.message}`)
+      const { from } = await client.getTransaction({ hash: hash as Hash })
+      return { from: `${refund.network}:${getAddress(from)}`, to: refund.destination, matchedBy }
+    },
+    nudge() {
+      if (!timer || stopping) return
+      nudged ??= runOnce()
+        .catch(jobFailed(deps.log, 'following refunds'))
+        .finally(() => {
+          nudged = undefined
+        })
+    },
+    start() {
+      stopping = false
+      timer?.start()
+    },
+    async stop() {
+      stopping = true
+      await timer?.stop()
+      await nudged
+    },
+  }
+}
