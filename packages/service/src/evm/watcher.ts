@@ -9,6 +9,7 @@ import { logRanges } from './chain-logs.ts'
 import type { EvmConfig, EvmNetwork } from './config.ts'
 import { watchCursors } from './watch-cursors.ts'
 import { foundTransfers } from './found-transfers.ts'
+import { matchRefunds, readyRefunds } from './refund-match.ts'
 
 export type WatcherTiming = {
   /**
@@ -65,9 +66,11 @@ export function evmWatcher(deps: {
     const from = cursor > BigInt(network.confirmations) ? cursor - BigInt(network.confirmations) : 0n
     if (from > head) return 0n
     const addresses = await found.watchedAddresses(network.id, now)
+    // Refunds paid from any wallet (issue 24): their transfers go to the buyers' destinations.
+    const refunds = await readyRefunds(deps.db, network.id)
     let read = 0n
-    if (addresses.size === 0) {
-      // No payment to find: nothing to read, only the cursor to move.
+    if (addresses.size === 0 && refunds.size === 0) {
+      // No payment or refund to find: nothing to read, only the cursor to move.
       await cursors.advance({ ...lease, nextBlock: head + 1n })
       return head + 1n - from
     }
@@ -77,7 +80,8 @@ export function evmWatcher(deps: {
       const piece = await pieces.next()
       if (piece.done) return undefined
       const candidates = piece.value.logs.filter((log) => addresses.has(log.to))
-      return { last: piece.value.last, candidates: candidates.length > 0 ? await found.prepare(network, candidates) : [] }
+      const refundLogs = piece.value.logs.filter((log) => refunds.has(log.to))
+      return { last: piece.value.last, candidates: candidates.length > 0 ? await found.prepare(network, candidates) : [], refundLogs }
     }
     let next = readAhead()
     try {
@@ -86,6 +90,7 @@ export function evmWatcher(deps: {
         // Its failure is heard when it is awaited, or not at all once this pass has stopped.
         next.catch(() => {})
         if (range.candidates.length > 0) await found.apply(network, range.candidates, addresses)
+        if (range.refundLogs.length > 0) await matchRefunds({ db: deps.db, client, clock: deps.clock }, range.refundLogs, refunds)
         read = range.last + 1n - from
         const at = deps.clock.now()
         const advanced = await cursors.advance({
