@@ -86,13 +86,7 @@ export function refundPageRoutes(app: FastifyInstance, deps: RefundPageDeps) {
     return `${refund.network}:${checksumAddress(address)}`
   }
 
-  async function claimPage(
-    request: PageRequest,
-    reply: FastifyReply,
-    refund: RefundRecord,
-    token: string,
-    entered?: { destination: string; problem: string },
-  ) {
+  async function claimPage(reply: FastifyReply, refund: RefundRecord, token: string, entered?: { destination: string; problem: string }) {
     if (refund.status !== 'awaiting_destination') {
       return notice(
         reply,
@@ -123,7 +117,7 @@ export function refundPageRoutes(app: FastifyInstance, deps: RefundPageDeps) {
       '/checkout/refunds/:refundId/claim',
       async (request, reply) => {
         const refund = await linked(request, reply, 'claim', request.query.token)
-        if (refund) return claimPage(request, reply, refund, request.query.token ?? '')
+        if (refund) return claimPage(reply, refund, request.query.token ?? '')
         return reply
       },
     )
@@ -137,7 +131,7 @@ export function refundPageRoutes(app: FastifyInstance, deps: RefundPageDeps) {
         if (!refund) return reply
         const token = fields.token ?? ''
         if (fields.confirm !== '1') {
-          return claimPage(request, reply, refund, token, {
+          return claimPage(reply, refund, token, {
             destination: fields.destination,
             problem: 'Confirm that you control this account first.',
           })
@@ -154,10 +148,10 @@ export function refundPageRoutes(app: FastifyInstance, deps: RefundPageDeps) {
         } catch (error) {
           if (error instanceof ApiError && error.code === 'params_validation') {
             const problem = `This account ${error.issues?.[0]?.message ?? 'is not valid'}.`
-            return claimPage(request, reply, refund, token, { destination: fields.destination, problem })
+            return claimPage(reply, refund, token, { destination: fields.destination, problem })
           }
           if (error instanceof ApiError && error.status === 410)
-            return claimPage(request, reply, (await deps.refunds.find(refund.id)) ?? refund, token)
+            return claimPage(reply, (await deps.refunds.find(refund.id)) ?? refund, token)
           throw error
         }
       },
