@@ -141,3 +141,14 @@ describe('refunds.get, cancel and markRefunded', () => {
     await expect(till.refunds.list({ paymentId: 'pay x' })).rejects.toThrow(/paymentId "pay x" must be/)
   })
 })
+
+describe('sandbox.simulate with a refund id', () => {
+  it("plays the merchant's wallet: the refund, given a test account, succeeds", async () => {
+    const paymentId = await paidPayment('800')
+    const refund = await till.refunds.create({ paymentId })
+    const paid = await till.sandbox.simulate(refund.id as `rfd_${string}`, 'succeeded')
+    expect(paid).toMatchObject({ id: refund.id, status: 'succeeded' })
+    expect(paid.destination).toMatch(/^eip155:8453:0x[0-9a-fA-F]{40}$/)
+    expect((await till.refunds.get(refund.id)).status).toBe('succeeded')
+  })
+})

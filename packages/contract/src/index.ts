@@ -33,6 +33,7 @@ export {
   MERCHANT_ONLY_STATUSES,
   REFUND_STATUSES,
   REFUND_TRANSITIONS,
+  type RefundOutcome,
   type RefundStatus,
   MERCHANT_STATUSES,
   OPEN_STATUSES,

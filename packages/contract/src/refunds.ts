@@ -15,8 +15,11 @@ export const RefundStatusSchema = z.enum(REFUND_STATUSES).meta({
     'succeeded, failed and cancelled are final.',
 })
 
-/** How long a claim link works; Coinbase Commerce and BTCPay give a buyer weeks to come back for a refund. */
-export const REFUND_CLAIM_DAYS = 30
+/**
+ * How long a refund's links work: the buyer's claim link from the refund's creation, the merchant's pay link from
+ * when it got its destination. Coinbase Commerce and BTCPay give a buyer weeks to come back for a refund.
+ */
+export const REFUND_LINK_DAYS = 30
 
 const RefundReason = z
   .string()
@@ -94,7 +97,7 @@ export const Refund = z
       .string()
       .nullable()
       .meta({
-        description: `The buyer's page for naming the destination: single-use, for ${REFUND_CLAIM_DAYS} days; null once used or not needed.`,
+        description: `The buyer's page for naming the destination: single-use, for ${REFUND_LINK_DAYS} days; null once used or not needed.`,
       }),
     payUrl: z
       .string()
@@ -102,7 +105,8 @@ export const Refund = z
       .meta({
         description:
           "The merchant's page for paying it from the wallet that holds the funds: while the refund is ready (or waits for its " +
-          'destination); null afterwards. Keep it to yourself: it is not for the buyer.',
+          `destination), for ${REFUND_LINK_DAYS} days from when it got its destination; null afterwards. Keep it to yourself: ` +
+          'it is not for the buyer.',
       }),
     reference: z.string().meta({
       description: '16 bytes (hex) the refund transfer carries after its arguments, as a payment transfer carries its own.',

@@ -106,6 +106,9 @@ export const REFUND_TRANSITIONS = {
   cancelled: [],
 } as const satisfies Record<RefundStatus, readonly RefundStatus[]>
 
+/** How a refund's transaction can end, once submitted. */
+export type RefundOutcome = (typeof REFUND_TRANSITIONS)['submitted'][number]
+
 const REFUND_NEXT: Readonly<Record<RefundStatus, readonly RefundStatus[]>> = REFUND_TRANSITIONS
 
 export const isFinalRefundStatus = (status: RefundStatus): boolean => REFUND_NEXT[status].length === 0

@@ -29,7 +29,10 @@ CREATE TABLE refunds (
   destination    text,
   -- 0x and 32 hex digits: what the refund transfer carries after its arguments, as a payment transfer does.
   reference      text NOT NULL UNIQUE CHECK (reference ~ '^0x[0-9a-f]{32}$'),
+  -- The links' lifetimes: the buyer's claim link from the refund's creation, the merchant's pay link from
+  -- when the refund got its destination.
   claim_expires_at timestamptz NOT NULL,
+  pay_expires_at timestamptz NOT NULL,
   -- Its transfer, once known, in lower case, and who sent it; how it was tied to the refund.
   tx_hash        text CHECK (tx_hash = lower(tx_hash)),
   tx_from        text,

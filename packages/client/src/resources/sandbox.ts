@@ -1,6 +1,6 @@
-import { Payment, type SimulateOutcome } from '@till/contract'
+import { Payment, Refund, type RefundOutcome, type SimulateOutcome } from '@till/contract'
 import type { RequestOptions } from '../config.ts'
-import { checkedPaymentId, endpoint } from '../params.ts'
+import { checkedPaymentId, checkedRefundId, endpoint } from '../params.ts'
 import type { RequestCore } from '../request.ts'
 import { type TillResponse, withLastResponse } from '../response.ts'
 
@@ -21,8 +21,30 @@ export class Sandbox {
    * Moves the payment to `outcome` along legal transitions, as a real payment would go
    * (`POST /v1/sandbox/payments/{id}/simulate`): pending → succeeded passes through processing.
    */
-  simulate(paymentId: string, outcome: SimulateOutcome, options?: RequestOptions): Promise<TillResponse<Payment>> {
-    return this.#move(paymentId, 'Sandbox_simulate', { outcome }, options)
+  simulate(paymentId: string, outcome: SimulateOutcome, options?: RequestOptions): Promise<TillResponse<Payment>>
+  /**
+   * Given a refund id (`rfd_…`), plays the merchant's wallet paying the refund
+   * (`POST /v1/sandbox/refunds/{id}/simulate`): `succeeded`, paid and confirmed; `failed`, its transaction
+   * reverted. A refund still awaiting its destination gets a test account first. Answers the refund.
+   */
+  simulate(refundId: `rfd_${string}`, outcome: RefundOutcome, options?: RequestOptions): Promise<TillResponse<Refund>>
+  simulate(id: string, outcome: SimulateOutcome | RefundOutcome, options?: RequestOptions): Promise<TillResponse<Payment | Refund>> {
+    if (id.startsWith('rfd_')) return this.#simulateRefund(id, outcome as RefundOutcome, options)
+    return this.#move(id, 'Sandbox_simulate', { outcome }, options)
+  }
+
+  async #simulateRefund(refundId: string, outcome: RefundOutcome, options?: RequestOptions): Promise<TillResponse<Refund>> {
+    const { data, meta } = await this.#core.request(
+      {
+        ...endpoint('Sandbox_simulateRefund', { refundId: checkedRefundId(refundId) }),
+        body: { outcome },
+        schema: Refund,
+        idempotent: false,
+        merchantScoped: true,
+      },
+      options,
+    )
+    return withLastResponse(data, meta)
   }
 
   /**

@@ -123,6 +123,27 @@ describe('the claim page', () => {
 })
 
 describe('the pay page', () => {
+  it('works for 30 days from when the refund got its destination, then answers 410', async () => {
+    const refund = await refundOfPaidPayment()
+    clock.advance(20 * 24 * 3600 * 1000)
+    expect((await submitClaim(refund, { destination: PAID_FROM })).statusCode).toBe(200)
+    clock.advance(30 * 24 * 3600 * 1000 - 1)
+    expect((await open(refund.payUrl)).statusCode).toBe(200)
+    clock.advance(1)
+    const expired = await open(refund.payUrl)
+    expect(expired.statusCode).toBe(410)
+    const { path, token } = linkOf(refund.payUrl)
+    const posted = await ctx.app.inject({
+      method: 'POST',
+      url: `${path.replace(/\/pay$/, '/transaction')}?token=${token}`,
+      payload: { transactionHash: `0x${'12'.repeat(32)}` },
+    })
+    expect(posted.statusCode).toBe(410)
+    expect(posted.json()).toMatchObject({ code: 'refund_link_expired' })
+    const now = Refund.parse((await ctx.app.inject({ url: `/v1/refunds/${refund.id}`, headers: account.headers })).json())
+    expect(now).toMatchObject({ status: 'ready', payUrl: null })
+  })
+
   it('pays with a sandbox test wallet, sending webhook events for each step', async () => {
     const endpoint = await ctx.app.inject({
       method: 'POST',

@@ -1,6 +1,7 @@
 // The refund pages' routes (issue 24), under the checkout's address: `<checkout>/refunds/<id>/claim` for the
 // buyer and `<checkout>/refunds/<id>/pay` for the merchant, each with the token of its link. What makes a link
 // single-use is the refund's status (refunds/links.ts).
+import type { RefundOutcome } from '@till/contract'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import type { AccountStore } from '../accounts/index.ts'
@@ -23,7 +24,7 @@ export type RefundPageDeps = {
   assets: CheckoutAssets
   clock: Clock
   https: () => boolean
-  testWallets: readonly { id: string; name: string; outcome: 'succeeded' | 'failed' }[]
+  testWallets: readonly { id: string; name: string; outcome: RefundOutcome }[]
 }
 
 type PageRequest = FastifyRequest<{ Params: { refundId: string }; Querystring: { token?: string } }>
@@ -162,6 +163,10 @@ export function refundPageRoutes(app: FastifyInstance, deps: RefundPageDeps) {
       async (request, reply) => {
         const refund = await linked(request, reply, 'pay', request.query.token)
         if (!refund) return reply
+        const waiting = refund.status === 'awaiting_destination' || refund.status === 'ready'
+        if (waiting && deps.links.of(refund, deps.clock.now()).payUrl === null) {
+          return notice(reply, 410, 'This refund link has expired', 'Cancel the refund and create a new one for a new link.')
+        }
         const testWallets = deps.refundRails[refund.rail]?.pay ? deps.testWallets : []
         return send(
           reply,
@@ -180,7 +185,8 @@ export function refundPageRoutes(app: FastifyInstance, deps: RefundPageDeps) {
         if (!refund) return reply
         const wallet = deps.testWallets.find((candidate) => candidate.id === (form.success ? form.data.walletId : ''))
         const pay = deps.refundRails[refund.rail]?.pay
-        if (wallet && pay && refund.status === 'ready') await pay(refund, wallet.outcome)
+        const open = deps.links.of(refund, deps.clock.now()).payUrl !== null
+        if (wallet && pay && open && refund.status === 'ready') await pay(refund, wallet.outcome)
         return reply
           .code(303)
           .header('Location', `./pay?token=${encodeURIComponent(form.success ? (form.data.token ?? '') : '')}`)

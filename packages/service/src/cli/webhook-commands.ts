@@ -6,6 +6,7 @@ import { systemClock } from '../core/clock.ts'
 import { logoUrls } from '../logos/index.ts'
 import { unappliedSnapshotView } from '../evm/index.ts'
 import { serviceSecret } from '../db/secrets.ts'
+import { openRefundLinks, refundSnapshotView } from '../refunds/index.ts'
 import { secretSealer, webhookService } from '../webhooks/index.ts'
 import { adminCommand, type Command, id } from './admin-command.ts'
 
@@ -19,6 +20,8 @@ async function webhooksOf(db: Database) {
     logoUrl: logoUrls(() => '/checkout'),
     // Without the EVM configuration at hand, a transfer's token is shown by its id alone.
     transferView: unappliedSnapshotView(undefined),
+    // A refund's links are shown under the checkout's path: the CLI does not know the public address.
+    refundView: refundSnapshotView(await openRefundLinks(db, systemClock.now(), () => '/checkout'), systemClock),
     policy: { allowLoopback: false },
   })
 }

@@ -10,7 +10,7 @@ export type RefundPage = 'claim' | 'pay'
 /**
  * A refund's links carry a token derived from a service secret, so the API can show them again and no table
  * holds them. What makes a link single-use is the refund's status: the claim page works only while the refund
- * awaits its destination (and for REFUND_CLAIM_DAYS), the pay page only until its transaction is known.
+ * awaits its destination, the pay page only until its transaction is known; each for REFUND_LINK_DAYS.
  */
 export function refundLinks(key: Buffer, checkoutUrl: () => string) {
   const sign = (page: RefundPage, refundId: string) => createHmac('sha256', key).update(`refund-${page}:${refundId}`).digest('base64url')
@@ -23,7 +23,7 @@ export function refundLinks(key: Buffer, checkoutUrl: () => string) {
     /** Where each page is while it can still be used; null once it cannot. */
     of(refund: RefundRecord, now: Date): { claimUrl: string | null; payUrl: string | null } {
       const claimable = refund.status === 'awaiting_destination' && refund.claimExpiresAt > now
-      const payable = refund.status === 'awaiting_destination' || refund.status === 'ready'
+      const payable = (refund.status === 'awaiting_destination' || refund.status === 'ready') && refund.payExpiresAt > now
       return { claimUrl: claimable ? url('claim', refund.id) : null, payUrl: payable ? url('pay', refund.id) : null }
     },
 

@@ -1,3 +1,4 @@
+import type { RefundOutcome } from '@till/contract'
 import type { RefundMatch, RefundRailName, RefundRecord } from './record.ts'
 
 /** What the chain says a refund's transfer is: who sent it, to whom, and how it is tied to the refund. */
@@ -25,7 +26,7 @@ export interface RefundRail {
    * The sandbox's test wallets: pays the refund as the merchant's wallet would (giving it a test destination
    * first, when it has none), and ends it. Only where nothing is on a chain.
    */
-  pay?(refund: RefundRecord, outcome: 'succeeded' | 'failed'): Promise<RefundRecord>
+  pay?(refund: RefundRecord, outcome: RefundOutcome): Promise<RefundRecord>
 }
 
 /** The refund rails of this service, by name. */

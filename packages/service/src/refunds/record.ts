@@ -24,6 +24,7 @@ export type RefundRecord = {
   destination: string | null
   reference: `0x${string}`
   claimExpiresAt: Date
+  payExpiresAt: Date
   transaction: { hash: string; from: string | null; matchedBy: RefundMatch } | null
   blockNumber: bigint | null
   unminedSince: Date | null
@@ -53,6 +54,7 @@ export const REFUND_COLUMNS = [
   'destination',
   'reference',
   'claim_expires_at',
+  'pay_expires_at',
   'tx_hash',
   'tx_from',
   'matched_by',
@@ -83,6 +85,7 @@ export type RefundRow = {
   destination: string | null
   reference: string
   claim_expires_at: Date | string
+  pay_expires_at: Date | string
   tx_hash: string | null
   tx_from: string | null
   matched_by: RefundMatch | null
@@ -112,6 +115,7 @@ export function toRefundRecord(row: RefundRow): RefundRecord {
     destination: row.destination,
     reference: row.reference as `0x${string}`,
     claimExpiresAt: date(row.claim_expires_at),
+    payExpiresAt: date(row.pay_expires_at),
     transaction: row.tx_hash ? { hash: row.tx_hash, from: row.tx_from, matchedBy: row.matched_by ?? 'reference' } : null,
     blockNumber: row.block_number === null ? null : BigInt(row.block_number),
     unminedSince: row.unmined_since === null ? null : date(row.unmined_since),

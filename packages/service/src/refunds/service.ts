@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { type CreateRefundRequest, REFUND_CLAIM_DAYS, type Refund, type RefundStatus } from '@till/contract'
+import { type CreateRefundRequest, REFUND_LINK_DAYS, type Refund, type RefundStatus } from '@till/contract'
 import type { Clock } from '../core/clock.ts'
 import { randomToken } from '../core/ids.ts'
 import type { Database, Queryable } from '../db/port.ts'
@@ -121,7 +121,8 @@ export function refundService(deps: RefundServiceDeps) {
             reason: request.reason ?? null,
             destination,
             reference: refundReference(id),
-            claimExpiresAt: new Date(now.getTime() + REFUND_CLAIM_DAYS * DAY_MS),
+            claimExpiresAt: new Date(now.getTime() + REFUND_LINK_DAYS * DAY_MS),
+            payExpiresAt: new Date(now.getTime() + REFUND_LINK_DAYS * DAY_MS),
             createdAt: now,
           }
           const created = await insertHeld(tx, refund)
@@ -167,7 +168,13 @@ export function refundService(deps: RefundServiceDeps) {
       if (refund.status !== 'awaiting_destination') throw new ApiError('refund_link_used', 'This refund link was already used.')
       if (refund.claimExpiresAt <= clock.now()) throw new ApiError('refund_link_expired', 'This refund link has expired.')
       const account = checkDestination(destination, refund.network, 'destination')
-      return moved(refund, 'ready', { destination: account }, () => new ApiError('refund_link_used', 'This refund link was already used.'))
+      const payExpiresAt = new Date(clock.now().getTime() + REFUND_LINK_DAYS * DAY_MS)
+      return moved(
+        refund,
+        'ready',
+        { destination: account, payExpiresAt },
+        () => new ApiError('refund_link_used', 'This refund link was already used.'),
+      )
     },
 
     /** The pay page posted the hash of the transfer the merchant's wallet sent. */
@@ -175,6 +182,7 @@ export function refundService(deps: RefundServiceDeps) {
       const refund = await store.findById(id)
       if (!refund) throw refundNotFound(id)
       if (refund.status !== 'ready') throw notPayable(refund.status)
+      if (refund.payExpiresAt <= clock.now()) throw new ApiError('refund_link_expired', 'This refund link has expired.')
       return submit(refund, transactionHash, 'reference')
     },
 

@@ -8,7 +8,9 @@ export type NewRefund = Omit<RefundRecord, 'status' | 'transaction' | 'blockNumb
 
 /** What a status change may also set: where the refund goes, and the transfer that pays it. */
 export type RefundChange = {
+  /** Where it goes; the pay link then works until `payExpiresAt`. */
   destination?: string
+  payExpiresAt?: Date
   transaction?: { hash: string; from: string | null; matchedBy: RefundMatch }
   /** When the follower first checks the transfer. */
   checkAt?: Date
@@ -33,8 +35,8 @@ export function refundStore(db: Queryable) {
       const created = await one(
         `INSERT INTO refunds (id, partner_id, merchant_id, payment_id, unapplied_network, unapplied_tx_hash, rail, currency,
                               amount_minor, network, token_unit, token_symbol, token_name, token_decimals, token_amount,
-                              status, reason, destination, reference, claim_expires_at, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::bigint, $10, $11, $12, $13, $14, $15::numeric, $16, $17, $18, $19, $20, $21, $21)
+                              status, reason, destination, reference, claim_expires_at, pay_expires_at, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::bigint, $10, $11, $12, $13, $14, $15::numeric, $16, $17, $18, $19, $20, $22, $21, $21)
          RETURNING ${REFUND_COLUMNS}`,
         [
           refund.id,
@@ -58,6 +60,7 @@ export function refundStore(db: Queryable) {
           refund.reference,
           refund.claimExpiresAt,
           refund.createdAt,
+          refund.payExpiresAt,
         ],
       )
       if (!created) throw new Error(`refund ${refund.id} was not inserted`)
@@ -92,6 +95,7 @@ export function refundStore(db: Queryable) {
         `UPDATE refunds
             SET status = $2, updated_at = $3::timestamptz,
                 destination = COALESCE($5, destination),
+                pay_expires_at = COALESCE($10::timestamptz, pay_expires_at),
                 tx_hash = COALESCE($6, tx_hash), tx_from = COALESCE($7, tx_from), matched_by = COALESCE($8, matched_by),
                 next_check_at = CASE WHEN $2 = 'submitted' THEN COALESCE($9::timestamptz, $3::timestamptz) ELSE NULL END,
                 lease_until = NULL
@@ -107,6 +111,7 @@ export function refundStore(db: Queryable) {
           change.transaction?.from ?? null,
           change.transaction?.matchedBy ?? null,
           change.checkAt ?? null,
+          change.payExpiresAt ?? null,
         ],
       )
     },

@@ -1,6 +1,6 @@
 import { fiatAmount, type Refund } from '@till/contract'
 import type { RefundLinks } from './links.ts'
-import type { RefundRecord } from './record.ts'
+import { type RefundRecord, type RefundRow, toRefundRecord } from './record.ts'
 
 /** `<networkId>/<transaction hash>`: an unapplied transfer's id, as the API lists it (evm unappliedTransferView). */
 const unappliedId = (unapplied: { network: string; txHash: string }) => `${unapplied.network}/${unapplied.txHash}`
@@ -27,3 +27,9 @@ export function refundView(refund: RefundRecord, links: RefundLinks, now: Date):
     updatedAt: refund.updatedAt.toISOString(),
   }
 }
+
+/** A refund.* webhook event's stored refund row (numbers as text), as the API shows the refund. */
+export const refundSnapshotView =
+  (links: RefundLinks, clock: { now(): Date }) =>
+  (snapshot: Record<string, unknown>): Refund =>
+    refundView(toRefundRecord(snapshot as RefundRow), links, clock.now())

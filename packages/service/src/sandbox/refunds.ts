@@ -1,6 +1,7 @@
 // Sandbox refunds (issue 24): no chain, as with sandbox payments. The pay page's test wallets, and the sandbox
 // simulate call, play the merchant's wallet: the refund is submitted with a made-up transaction and ends at
 // once, through the same compare-and-set steps as a refund on a real network.
+import type { RefundOutcome } from '@till/contract'
 import { randomBytes } from 'node:crypto'
 import type { Clock } from '../core/clock.ts'
 import type { Database } from '../db/port.ts'
@@ -9,20 +10,17 @@ import { checksumAddress } from '../evm/index.ts'
 import { type RefundRail, type RefundRecord, refundStore } from '../refunds/index.ts'
 import { SANDBOX_OPTIONS } from './chain-data.ts'
 
-/** How a sandbox refund ends: the test wallet pays and the network confirms, or its transaction reverts. */
-export type SandboxRefundOutcome = 'succeeded' | 'failed'
-
 /** The pay page's test wallets for a refund, like test card numbers: each always ends it the same way. */
 export const REFUND_TEST_WALLETS = [
   { id: 'sandbox_pays', name: 'Test Wallet: Pays', outcome: 'succeeded' },
   { id: 'sandbox_reverts', name: 'Test Wallet: Reverts', outcome: 'failed' },
-] as const satisfies readonly { id: string; name: string; outcome: SandboxRefundOutcome }[]
+] as const satisfies readonly { id: string; name: string; outcome: RefundOutcome }[]
 
 const hex = (bytes: number) => `0x${randomBytes(bytes).toString('hex')}`
 
 export type SandboxRefunds = RefundRail & {
   /** Pays the refund as a test wallet would: a destination (a test account, when it has none), then its outcome. */
-  pay(refund: RefundRecord, outcome: SandboxRefundOutcome): Promise<RefundRecord>
+  pay(refund: RefundRecord, outcome: RefundOutcome): Promise<RefundRecord>
 }
 
 export function sandboxRefunds(deps: { db: Database; clock: Clock }): SandboxRefunds {

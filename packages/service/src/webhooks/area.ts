@@ -3,7 +3,7 @@ import { runsWith } from '../core/periodic.ts'
 import { webhookEndpointRoutes } from './routes.ts'
 import { serviceSecret } from '../db/secrets.ts'
 import { unappliedSnapshotView } from '../evm/index.ts'
-import { openRefundLinks, type RefundRow, refundView as refundViewOf, toRefundRecord } from '../refunds/index.ts'
+import { openRefundLinks, refundSnapshotView } from '../refunds/index.ts'
 import { webhookDispatcher } from './dispatcher.ts'
 import { secretSealer } from './secrets.ts'
 import { webhookSender } from './sender.ts'
@@ -20,7 +20,7 @@ export async function webhooksArea(ctx: AreaContext) {
   const policy = { allowLoopback: config.sandbox }
   const transferView = unappliedSnapshotView(ctx.evm?.config)
   const links = await openRefundLinks(db, clock.now(), config.checkoutUrl)
-  const refundView = (snapshot: Record<string, unknown>) => refundViewOf(toRefundRecord(snapshot as RefundRow), links, clock.now())
+  const refundView = refundSnapshotView(links, clock)
   const webhooks = webhookService({
     db,
     clock,
