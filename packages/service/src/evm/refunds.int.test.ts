@@ -162,6 +162,49 @@ describe('a refund paid from the merchant’s account', () => {
   })
 })
 
+describe('a refund paid outside Till', () => {
+  it('marked refunded with its hash before the buyer claimed: its recipient becomes the destination, and it is followed', async () => {
+    const { paymentId } = await paidPayment()
+    const refund = await createRefund({ paymentId, amount: '800' })
+    const hash = await payFromMerchant(refund, BUYER.address, false)
+    const marked = await ctx.app.inject({
+      method: 'POST',
+      url: `/v1/refunds/${refund.id}/mark-refunded`,
+      headers: account.headers,
+      payload: { transactionHash: hash },
+    })
+    expect(marked.statusCode, marked.body).toBe(200)
+    expect(Refund.parse(marked.json())).toMatchObject({ status: 'submitted', destination: buyerAccount, claimUrl: null })
+    await chain.clients.test.mine({ blocks: 1 })
+    await refundFollower.runOnce()
+    expect((await refundNow(refund.id)).status).toBe('succeeded')
+  })
+})
+
+describe('an unapplied transfer', () => {
+  it('is refunded whole, to the account that sent it, once at a time', async () => {
+    const created = await createCheckoutPayment(ctx.app, account, { amount: { unit: 'iso4217/EUR', value: '1000' } })
+    const [option] = (await gatewayCall(ctx.app, created, '/options')).json<{ options: { tokenAmount: { value: string } }[] }>().options
+    const short = BigInt(option?.tokenAmount.value ?? '0') - 1n
+    const hash = await transfer(chain, { paymentId: created.paymentId, amount: short })
+    await watcher.runOnce()
+    const unappliedTransferId = `eip155:31337/${hash.toLowerCase()}`
+    const refund = await createRefund({ unappliedTransferId })
+    expect(refund).toMatchObject({ paymentId: created.paymentId, unappliedTransferId, amount: null, status: 'awaiting_destination' })
+    expect(refund.tokenAmount.value).toBe(short.toString())
+    const claimPage = await ctx.app.inject({ url: `${pagePath(refund.claimUrl).path}?token=${pagePath(refund.claimUrl).token}` })
+    expect(claimPage.body).toContain(buyerAccount)
+    const again = await ctx.app.inject({
+      method: 'POST',
+      url: '/v1/refunds',
+      headers: { ...account.headers, 'idempotency-key': `k${++keys}` },
+      payload: { unappliedTransferId },
+    })
+    expect(again.statusCode).toBe(409)
+    expect(again.json()).toMatchObject({ code: 'refund_exceeds_payment' })
+  })
+})
+
 describe('a transfer that does not pay the refund', () => {
   it('to another address is refused by the pay page, naming transactionHash, and not matched by the watcher', async () => {
     const { paymentId } = await paidPayment()

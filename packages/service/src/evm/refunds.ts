@@ -2,7 +2,7 @@
 // followed by the refund's reference; Till checks it on the network's RPC as it checks a payment's transfer
 // (verify.ts) and follows it to its confirmations, through reorgs, as the follower does (settle.ts outcomeOf).
 import type { FastifyBaseLogger } from 'fastify'
-import { getAddress, type Hash } from 'viem'
+import { erc20Abi, getAddress, type Hash, parseEventLogs, type PublicClient, TransactionReceiptNotFoundError } from 'viem'
 import type { Clock } from '../core/clock.ts'
 import { jobFailed, periodic } from '../core/periodic.ts'
 import { type Database, DatabaseUnavailable } from '../db/port.ts'
@@ -20,6 +20,26 @@ const LEASE_MS = 5 * 60_000
 const BATCH = 20
 
 const addressOf = (account: string): Address => account.slice(account.lastIndexOf(':') + 1).toLowerCase() as Address
+
+/**
+ * Who a mined transaction's Transfer of the refund's token, of exactly its token amount, went to: the
+ * destination of a refund marked refunded before the buyer claimed it. Throws 400 naming transactionHash when
+ * it holds no such Transfer.
+ */
+async function recipientOf(client: PublicClient, refund: RefundRecord, hash: string): Promise<string> {
+  const receipt = await client.getTransactionReceipt({ hash: hash as Hash }).catch((error: unknown) => {
+    if (error instanceof TransactionReceiptNotFoundError) {
+      throw new ApiError('transaction_not_found', `The node does not know a mined transaction ${hash} yet; try again shortly.`)
+    }
+    throw error
+  })
+  const token = addressOf(refund.token.unit)
+  const paying = parseEventLogs({ abi: erc20Abi, eventName: 'Transfer', logs: receipt.logs }).find(
+    (log) => log.address.toLowerCase() === token && log.args.value === refund.tokenAmount,
+  )
+  if (!paying) throw fieldError('transactionHash', `does not pay this refund: it moves no ${refund.tokenAmount} units of its token`)
+  return `${refund.network}:${getAddress(paying.args.to)}`
+}
 
 export type EvmRefunds = RefundRail & { runOnce(): Promise<number>; start(): void; stop(): Promise<void> }
 
@@ -99,12 +119,11 @@ export function evmRefunds(input: {
       return token && { symbol: token.symbol, name: token.name, decimals: token.decimals }
     },
     async checkTransaction(refund, hash, matchedBy) {
-      if (!refund.destination) {
-        throw fieldError('transactionHash', 'cannot be checked: the refund has no destination yet; the buyer names it at claimUrl')
-      }
       const network = deps.chains.network(refund.network)
-      const expected = expectation(refund, refund.destination, matchedBy === 'reference')
       const client = deps.chains.client(refund.network)
+      // Paid outside Till before the buyer named an account: the transfer itself says where it went.
+      const destination = refund.destination ?? (await recipientOf(client, refund, hash))
+      const expected = expectation(refund, destination, matchedBy === 'reference')
       const result = await checkTransfer(client, hash as Hash, expected)
       if (result.status === 'unknown') {
         throw new ApiError(
@@ -114,7 +133,7 @@ export function evmRefunds(input: {
       }
       if (result.status === 'refused') throw fieldError('transactionHash', `does not pay this refund: ${result.message}`)
       const { from } = await client.getTransaction({ hash: hash as Hash })
-      return { from: `${refund.network}:${getAddress(from)}`, to: refund.destination, matchedBy }
+      return { from: `${refund.network}:${getAddress(from)}`, to: destination, matchedBy }
     },
     nudge() {
       if (!timer || stopping) return
