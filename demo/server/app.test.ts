@@ -130,6 +130,16 @@ describe('the demo backend', () => {
     expect(await response.json()).toMatchObject({ code: 'invalid_request', message: expect.any(String) })
   })
 
+  test('an unpaid order cannot be refunded; an unknown one is a 404', async () => {
+    const order = (await (await post({ items: [{ productId: 'sencha', quantity: 1 }] })).json()) as { id: string }
+    const unpaid = await fetch(`${origin}/api/orders/${order.id}/refund`, { method: 'POST' })
+    expect(unpaid.status).toBe(409)
+    expect(await unpaid.json()).toEqual({ code: 'order_not_paid', message: 'Only a paid order can be refunded.' })
+    const unknown = await fetch(`${origin}/api/orders/ord_nope/refund`, { method: 'POST' })
+    expect(unknown.status).toBe(404)
+    expect(await unknown.json()).toMatchObject({ code: 'order_not_found' })
+  })
+
   test('an unknown order is a 404', async () => {
     const response = await fetch(`${origin}/api/orders/ord_nope`)
     expect(response.status).toBe(404)

@@ -1,7 +1,7 @@
 // The demo shop's backend: the built storefront, a small orders API, and the pay router of @till/express
 // mounted at /pay. The Till API key is in `deps.till` and in nothing this app sends to a browser.
-import { TillClient } from '@till/client'
-import { isPaymentEvent, toErrorIssues, type WebhookEvent } from '@till/contract'
+import { TillClient, TillConflictError } from '@till/client'
+import { isPaymentEvent, REFUND_EVENT_TYPES, type RefundWebhookEvent, toErrorIssues, type WebhookEvent } from '@till/contract'
 import { isFinalStatus } from '@till/contract/statuses'
 import { cancelOrderPayment, type PayRouterOptions, payRouter } from '@till/express'
 import express, { type Express, type NextFunction, type Request, type Response } from 'express'
@@ -156,6 +156,36 @@ export function createDemoApp(deps: DemoDeps): Express {
     }
   })
 
+  // Staff refund a paid order in full (the Orders page's "Refund this order"): Till makes the refund, whose
+  // claim link goes to the buyer and whose pay link is for the shop's own wallet. What the order became.
+  app.post('/api/orders/:id/refund', async (request, response, next) => {
+    try {
+      const order = book.get(request.params.id)
+      if (order === undefined) {
+        response.status(404).json({ code: 'order_not_found', message: 'There is no such order.' })
+        return
+      }
+      const paymentId = order.paid === true ? order.paymentId : undefined
+      if (paymentId === undefined) {
+        response.status(409).json({ code: 'order_not_paid', message: 'Only a paid order can be refunded.' })
+        return
+      }
+      // A repeated press (or a refund made elsewhere) leaves nothing to refund: Till says so, and so does the shop.
+      const refund = await till.refunds.create({ paymentId, reason: 'Refunded from the demo shop' }).catch((error: unknown) => {
+        if (error instanceof TillConflictError) return error
+        throw error
+      })
+      if (refund instanceof TillConflictError) {
+        response.status(409).json({ code: refund.code, message: refund.message })
+        return
+      }
+      book.recordRefund(refund)
+      response.set('Cache-Control', 'no-store').json(orderView(order))
+    } catch (error) {
+      next(error)
+    }
+  })
+
   if (deps.chain === 'local') app.use(localChainPages(deps.shopDir))
   app.use(express.static(deps.shopDir, { extensions: ['html'], index: 'index.html' }))
   app.use((error: unknown, _request: Request, response: Response, _next: NextFunction) => {
@@ -165,13 +195,22 @@ export function createDemoApp(deps: DemoDeps): Express {
   return app
 }
 
+const isRefundEvent = (event: WebhookEvent): event is RefundWebhookEvent => (REFUND_EVENT_TYPES as readonly string[]).includes(event.type)
+
 /**
  * A webhook about any attempt of an order (an earlier one too, or one whose buyer never came back): the
  * event only says which payment to look at; its status is read from Till. A read that fails throws, so
  * the delivery is answered 500 and Till delivers it again.
  */
 async function learnFromEvent(till: TillClient, book: OrderBook, event: WebhookEvent): Promise<void> {
-  // A transfer that paid nothing, or a refund, is the shop owner's business; the demo's orders learn nothing from it.
+  if (isRefundEvent(event)) {
+    // Only a refund of one of the shop's orders; what it became is read from Till, as a payment's status is.
+    const { id, paymentId } = event.data
+    if (paymentId === null || !book.list().some((order) => order.attempts.some((attempt) => attempt.paymentId === paymentId))) return
+    book.recordRefund(await till.refunds.get(id))
+    return
+  }
+  // A transfer that paid nothing is the shop owner's business; the demo's orders learn nothing from it.
   if (!isPaymentEvent(event)) return
   const { paymentId, referenceId } = event.data
   const attempt = book.get(referenceId)?.attempts.find((candidate) => candidate.paymentId === paymentId)

@@ -1,7 +1,8 @@
 // The demo's order book, in memory. It is the `OrderStore` the pay router reads, plus what the shop's pages
 // show: items, the return-URL variant chosen at checkout, every payment attempt with the status the shop
 // last read from Till, and every fulfilment (which must happen once) with what fulfilled it.
-import { type MerchantPaymentStatus, STATUS_PROGRESS } from '@till/contract/statuses'
+import type { Refund } from '@till/contract'
+import { isFinalRefundStatus, type MerchantPaymentStatus, type RefundStatus, STATUS_PROGRESS } from '@till/contract/statuses'
 import { memoryOrderStore, type OrderStore, type PayableOrder, type StatusSource } from '@till/express'
 import { randomBytes } from 'node:crypto'
 import { moneyView, priceItems, type MoneyView, type PricedLine } from './catalog.ts'
@@ -37,12 +38,33 @@ export interface Fulfilment {
   by: StatusSource
 }
 
+/**
+ * A refund of the order's payment, as the shop last read it from Till: its status, and its two links while
+ * they work (the buyer's claim link, the shop's own pay link).
+ */
+export interface OrderRefund {
+  refundId: string
+  paymentId: string
+  status: RefundStatus
+  /** In the order's currency: the fiat amount refunded. */
+  amount: { currency: string; value: bigint } | null
+  /** What the shop's wallet sends: the payment's token, e.g. "13.5525 USDC". */
+  tokens: string
+  claimUrl: string | null
+  payUrl: string | null
+  createdAt: Date
+  /** When the shop learned that status. */
+  statusAt: Date
+}
+
 export interface DemoOrder extends PayableOrder {
   createdAt: Date
   lines: OrderLine[]
   returnMode: ReturnMode
   attempts: PaymentAttempt[]
   fulfilments: Fulfilment[]
+  /** Oldest first. */
+  refunds: OrderRefund[]
 }
 
 export interface OrderView {
@@ -56,6 +78,20 @@ export interface OrderView {
   /** Oldest first. */
   attempts: { paymentId: string; startedAt: string; status: MerchantPaymentStatus; statusAt: string }[]
   fulfilments: { at: string; paymentId: string; by: StatusSource }[]
+  /** Oldest first. */
+  refunds: RefundView[]
+}
+
+export interface RefundView {
+  refundId: string
+  paymentId: string
+  status: RefundStatus
+  amount: MoneyView | null
+  tokens: string
+  claimUrl: string | null
+  payUrl: string | null
+  createdAt: string
+  statusAt: string
 }
 
 /** A priced line as the pages show it. */
@@ -88,7 +124,51 @@ export interface OrderBook {
   recordStatus(orderId: string, paymentId: string, status: MerchantPaymentStatus, at?: Date): boolean
   /** Records that the order was fulfilled by `paymentId` (the pay router's `onPaid`, which runs once). */
   fulfil(orderId: string, paymentId: string, by: StatusSource, at?: Date): void
+  /**
+   * Records a refund as read from Till, on the order whose payment it refunds: a new one is added; a known
+   * one takes the read's status, links and all, when that status is further along (reads can arrive out of
+   * order). Answers whether it changed anything; a refund of no order's payment changes nothing.
+   */
+  recordRefund(refund: Refund, at?: Date): boolean
 }
+
+/** How far along a refund is: a read never takes one back. The three final statuses are as far as it goes. */
+const REFUND_PROGRESS: Record<RefundStatus, number> = {
+  awaiting_destination: 0,
+  ready: 1,
+  submitted: 2,
+  succeeded: 3,
+  failed: 3,
+  cancelled: 3,
+}
+
+/** The refund's fiat amount in the order's currency, from the contract's `iso4217/<CODE>` unit. */
+function fiatOf(refund: Refund): OrderRefund['amount'] {
+  const code = refund.amount?.unit.match(/^iso4217\/([A-Z]{3})$/)?.[1]
+  return refund.amount && code ? { currency: code, value: BigInt(refund.amount.value) } : null
+}
+
+/** "13.5525 USDC": the token amount in whole units, exactly, with its symbol. */
+export function formatTokens(amount: Refund['tokenAmount']): string {
+  const decimals = amount.display?.decimals ?? 0
+  const digits = amount.value.padStart(decimals + 1, '0')
+  const whole = digits.slice(0, digits.length - decimals)
+  const fraction = digits.slice(digits.length - decimals).replace(/0+$/, '')
+  const number = fraction ? `${whole}.${fraction}` : whole
+  return amount.display ? `${number} ${amount.display.assetSymbol}` : `${number} (minor units of ${amount.unit})`
+}
+
+const refundOf = (refund: Refund, paymentId: string, at: Date): OrderRefund => ({
+  refundId: refund.id,
+  paymentId,
+  status: refund.status,
+  amount: fiatOf(refund),
+  tokens: formatTokens(refund.tokenAmount),
+  claimUrl: refund.claimUrl,
+  payUrl: refund.payUrl,
+  createdAt: new Date(refund.createdAt),
+  statusAt: at,
+})
 
 export function orderBook(): OrderBook {
   const orders = new Map<string, DemoOrder>()
@@ -116,6 +196,7 @@ export function orderBook(): OrderBook {
         returnMode,
         attempts: [],
         fulfilments: [],
+        refunds: [],
       }
       orders.set(order.id, order)
       return order
@@ -131,6 +212,23 @@ export function orderBook(): OrderBook {
     },
     fulfil(orderId, paymentId, by, at = new Date()) {
       orders.get(orderId)?.fulfilments.push({ at, paymentId, by })
+    },
+    recordRefund(refund, at = new Date()) {
+      const { paymentId } = refund
+      if (paymentId === null) return false
+      for (const order of orders.values()) {
+        if (!order.attempts.some((attempt) => attempt.paymentId === paymentId)) continue
+        const index = order.refunds.findIndex((known) => known.refundId === refund.id)
+        const known = order.refunds[index]
+        if (known === undefined) {
+          order.refunds.push(refundOf(refund, paymentId, at))
+          return true
+        }
+        if (REFUND_PROGRESS[refund.status] <= REFUND_PROGRESS[known.status]) return false
+        order.refunds[index] = { ...refundOf(refund, paymentId, at), createdAt: known.createdAt }
+        return true
+      }
+      return false
     },
   }
 }
@@ -151,5 +249,17 @@ export function orderView(order: DemoOrder): OrderView {
       statusAt: attempt.statusAt.toISOString(),
     })),
     fulfilments: order.fulfilments.map((f) => ({ at: f.at.toISOString(), paymentId: f.paymentId, by: f.by })),
+    refunds: order.refunds.map((refund) => ({
+      refundId: refund.refundId,
+      paymentId: refund.paymentId,
+      status: refund.status,
+      amount: refund.amount ? moneyView(refund.amount) : null,
+      tokens: refund.tokens,
+      // A final refund's links no longer work, whatever the last read said.
+      claimUrl: isFinalRefundStatus(refund.status) ? null : refund.claimUrl,
+      payUrl: isFinalRefundStatus(refund.status) ? null : refund.payUrl,
+      createdAt: refund.createdAt.toISOString(),
+      statusAt: refund.statusAt.toISOString(),
+    })),
   }
 }

@@ -45,8 +45,11 @@ export interface DemoStack {
   /** https://127.0.0.1:<port> */
   shopUrl: string
   till: TillReady
-  /** With `chain: 'local'`: the chain's JSON-RPC address and its USDC token, for one's own tools. */
-  localChain?: { rpcUrl: string; usdc: string; devWallet: string }
+  /**
+   * With `chain: 'local'`: the chain's JSON-RPC address and its USDC token, for one's own tools; the dev
+   * wallet buyers pay from, and the shop's receiving account (CAIP-10), whose wallet pays refunds.
+   */
+  localChain?: { rpcUrl: string; usdc: string; devWallet: string; merchantAccount: string }
   stop(): Promise<void>
 }
 
@@ -128,7 +131,9 @@ export async function startDemoStack(options: StackOptions): Promise<DemoStack> 
     const runningFront = front
     return {
       shopUrl,
-      ...(chain ? { localChain: { rpcUrl: chain.anvil.url, usdc: chain.usdc, devWallet: chain.devWallet } } : {}),
+      ...(chain
+        ? { localChain: { rpcUrl: chain.anvil.url, usdc: chain.usdc, devWallet: chain.devWallet, merchantAccount: chain.merchantAccount } }
+        : {}),
       // The shop's own merchant, not the sandbox's seeded one: its payments show "Till Tea" and its logo.
       till: { ...till.ready, merchantId: merchant.id },
       async stop() {

@@ -18,6 +18,8 @@ export interface OrderView {
   /** Every payment of the order, oldest first, with the status the shop last read from Till. */
   attempts: { paymentId: string; status: string; statusAt: string }[]
   fulfilments: { at: string; paymentId: string; by: string }[]
+  /** Every refund of the order, oldest first, with the status the shop last read from Till. */
+  refunds: { refundId: string; status: string; tokens: string; claimUrl: string | null; payUrl: string | null }[]
 }
 
 export interface Shop {
@@ -89,7 +91,8 @@ function shopOf(state: StackState, api: APIRequestContext): Shop {
 
 /** A demo shop whose payments are made on a local chain (`npm start -- --chain local`), and that chain. */
 export interface LocalChainShop extends Shop {
-  chain: { rpcUrl: string; usdc: string; devWallet: string }
+  /** merchantAccount: the shop's receiving account, CAIP-10 (`eip155:31337:0x…`), an anvil dev account. */
+  chain: { rpcUrl: string; usdc: string; devWallet: string; merchantAccount: string }
 }
 
 export const test = base.extend<object, { shop: Shop; localChainShop: LocalChainShop }>({

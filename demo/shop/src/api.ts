@@ -1,6 +1,6 @@
 // The shop's calls to its own backend. Money arrives as integer minor units plus a display string made on
 // the server; the pages never compute a price.
-import type { MerchantPaymentStatus } from '@till/contract/statuses'
+import type { MerchantPaymentStatus, RefundStatus } from '@till/contract/statuses'
 import type { StatusSource } from '@till/express'
 
 export interface Money {
@@ -40,6 +40,26 @@ export type { StatusSource }
 
 export type ReturnMode = 'https' | 'http' | 'malformed' | 'missing'
 
+/** A refund's status as the shop read it from Till: the contract's vocabulary. */
+export type { RefundStatus }
+
+/** A refund of the order's payment, as the shop last read it from Till. */
+export interface OrderRefund {
+  refundId: string
+  paymentId: string
+  status: RefundStatus
+  /** The fiat amount refunded; null for none (never, for an order's refund). */
+  amount: Money | null
+  /** What the shop's wallet sends, e.g. "13.5525 USDC". */
+  tokens: string
+  /** The buyer's page for saying where the refund goes, while it works. */
+  claimUrl: string | null
+  /** The shop's page for paying it from its wallet, while it works; not for the buyer. */
+  payUrl: string | null
+  createdAt: string
+  statusAt: string
+}
+
 export interface Order {
   id: string
   createdAt: string
@@ -51,6 +71,8 @@ export interface Order {
   /** Every payment of the order, oldest first, with the status the shop last read from Till. */
   attempts: { paymentId: string; startedAt: string; status: AttemptStatus; statusAt: string }[]
   fulfilments: { at: string; paymentId: string; by: StatusSource }[]
+  /** Oldest first. */
+  refunds: OrderRefund[]
 }
 
 async function json<T>(response: Response): Promise<T> {
@@ -85,3 +107,6 @@ export const placeOrder = async (items: { productId: string; quantity: number }[
 /** The shop calls off the order's open payment at Till (a demo's staff action: a real shop puts it behind sign-in). */
 export const cancelPayment = async (orderId: string): Promise<Order> =>
   json(await fetch(`/api/orders/${encodeURIComponent(orderId)}/cancel-payment`, { method: 'POST' }))
+/** The shop refunds the paid order in full at Till (a demo's staff action, likewise). */
+export const refundOrder = async (orderId: string): Promise<Order> =>
+  json(await fetch(`/api/orders/${encodeURIComponent(orderId)}/refund`, { method: 'POST' }))

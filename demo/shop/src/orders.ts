@@ -1,10 +1,11 @@
 // Every order and what happened to it: when it was placed, its items, every payment attempt with the status
-// the shop read from Till (and when), and each fulfilment with what fulfilled it (never more than one).
+// the shop read from Till (and when), each fulfilment with what fulfilled it (never more than one), and its
+// refunds with their links: the claim link for the buyer, the pay link for the shop's own wallet.
 // `?order=<id>` shows that one order: where the return page links.
 import { html, nothing, render } from 'lit'
-import { cancelPayment, type Order, order as fetchOrder, orders as fetchOrders } from './api.ts'
+import { cancelPayment, type Order, order as fetchOrder, orders as fetchOrders, refundOrder } from './api.ts'
 import { showProblem } from './layout.ts'
-import { dateTime, orderState, SOURCE_LABEL, STATUS_LABEL, timeOfDay } from './payment-words.ts'
+import { dateTime, orderState, REFUND_STATUS_LABEL, SOURCE_LABEL, STATUS_LABEL, timeOfDay } from './payment-words.ts'
 
 const root = document.querySelector<HTMLElement>('#orders')!
 const only = new URLSearchParams(location.search).get('order')
@@ -46,6 +47,34 @@ function attempts(order: Order) {
   </table>`
 }
 
+function refunds(order: Order) {
+  if (order.refunds.length === 0) return nothing
+  return html`<table class="refunds">
+    <caption>Refunds</caption>
+    <thead>
+      <tr><th scope="col">Refund</th><th scope="col" class="amount">Amount</th><th scope="col">Status</th><th scope="col">Since</th><th scope="col">Links</th></tr>
+    </thead>
+    <tbody>
+      ${order.refunds.map(
+        (refund) => html`<tr>
+          <th scope="row"><code>${refund.refundId}</code></th>
+          <td class="amount">${refund.amount?.formatted ?? nothing}<br /><span class="tokens">${refund.tokens}</span></td>
+          <td><span class=${`status refund-${refund.status}`}>${REFUND_STATUS_LABEL[refund.status]}</span></td>
+          <td>${time(refund.statusAt, timeOfDay)}</td>
+          <td class="refund-links">
+            ${refund.claimUrl ? html`<a href=${refund.claimUrl} target="_blank" rel="noopener noreferrer">Claim link (send it to the buyer)</a>` : nothing}
+            ${refund.payUrl ? html`<a href=${refund.payUrl} target="_blank" rel="noopener noreferrer">Pay link (for your wallet)</a>` : nothing}
+          </td>
+        </tr>`,
+      )}
+    </tbody>
+  </table>`
+}
+
+/** A paid order nothing was refunded of yet (a failed or cancelled refund gave back what it held). */
+const refundable = (order: Order) =>
+  order.paid && !order.refunds.some((refund) => refund.status !== 'failed' && refund.status !== 'cancelled')
+
 function orderCard(order: Order) {
   const headingId = `order-${order.id}-heading`
   const stateId = `order-${order.id}-state`
@@ -64,9 +93,10 @@ function orderCard(order: Order) {
         <tr><th scope="row">Total</th><td class="amount">${order.total.formatted}</td></tr>
       </tfoot>
     </table>
-    ${attempts(order)} ${fulfilment(order)}
+    ${attempts(order)} ${fulfilment(order)} ${refunds(order)}
     ${order.paid ? nothing : html`<p><a href=${`./order.html?order=${encodeURIComponent(order.id)}`}>Pay for this order</a></p>`}
     ${openAttempt(order) ? html`<p><button type="button" @click=${() => cancel(order)}>Cancel payment</button></p>` : nothing}
+    ${refundable(order) ? html`<p><button type="button" @click=${() => refund(order)}>Refund this order</button></p>` : nothing}
   </article>`
 }
 
@@ -76,6 +106,15 @@ const openAttempt = (order: Order) => !order.paid && order.attempts.at(-1)?.stat
 async function cancel(order: Order): Promise<void> {
   try {
     await cancelPayment(order.id)
+    await show()
+  } catch (error) {
+    showProblem(root, error)
+  }
+}
+
+async function refund(order: Order): Promise<void> {
+  try {
+    await refundOrder(order.id)
     await show()
   } catch (error) {
     showProblem(root, error)

@@ -1,6 +1,6 @@
 // How the shop words a payment's status and what fulfilled an order. Keyed by the contract's own types: a
 // status the contract adds later does not compile until it has its words here.
-import type { AttemptStatus, Order, StatusSource } from './api.ts'
+import type { AttemptStatus, Order, RefundStatus, StatusSource } from './api.ts'
 
 /** An attempt's status, as the Orders page lists it. */
 export const STATUS_LABEL: Record<AttemptStatus, string> = {
@@ -36,6 +36,16 @@ export function orderState(order: Order): string {
   if (order.paid) return ORDER_STATE.succeeded
   const latest = order.attempts.at(-1)
   return latest === undefined ? 'Not paid yet' : ORDER_STATE[latest.status]
+}
+
+/** A refund's status, as the Orders page lists it. */
+export const REFUND_STATUS_LABEL: Record<RefundStatus, string> = {
+  awaiting_destination: 'Waiting for the buyer’s address',
+  ready: 'Ready to send',
+  submitted: 'Sent, confirming',
+  succeeded: 'Refunded',
+  failed: 'Failed',
+  cancelled: 'Cancelled',
 }
 
 /** What read the succeeded status that fulfilled the order. */
