@@ -53,7 +53,8 @@ export const ERROR_CODES = {
   invalid_transition: { status: 409, description: 'The payment cannot move to the requested status from its current one.' },
   transaction_already_used: {
     status: 409,
-    description: 'This transaction hash was already submitted, for this payment or another: a transaction pays one payment only.',
+    description:
+      'This transaction hash was already submitted, for this payment or another: a transaction pays one payment, or one refund, only.',
   },
   transaction_not_found: {
     status: 409,

@@ -64,7 +64,8 @@ CREATE UNIQUE INDEX refunds_unapplied_holding ON refunds (unapplied_network, una
 CREATE UNIQUE INDEX refunds_transaction ON refunds (network, tx_hash) WHERE tx_hash IS NOT NULL;
 -- The follower's due list, and the chain watcher's refunds waiting to be paid on a network.
 CREATE INDEX refunds_due ON refunds (next_check_at) WHERE status = 'submitted';
-CREATE INDEX refunds_ready ON refunds (network, token_unit) WHERE status = 'ready';
+CREATE INDEX refunds_awaiting_transfer ON refunds (network)
+  WHERE status = 'ready' OR (status = 'submitted' AND unmined_since IS NOT NULL);
 
 -- What a payment's refunds hold (all but failed and cancelled ones) and what they gave back (succeeded ones),
 -- kept beside the payment by the trigger below. The CHECK is the rule itself: whatever runs concurrently,

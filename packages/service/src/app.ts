@@ -48,7 +48,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const payments = paymentsArea(ctx)
   const rails = await railsArea(ctx, payments)
-  const refunds = await refundsArea(ctx, { paymentRails: rails.rails, refundRails: rails.refundRails })
+  const refunds = await refundsArea(ctx, { refundRails: rails.refundRails })
   const areas = [payments, await listingArea(ctx, payments), merchantsArea(ctx), refunds, await webhooksArea(ctx), rails]
 
   metaRoutes(app, { db, sandbox: config.sandbox, served })

@@ -18,16 +18,16 @@ export class Sandbox {
   }
 
   /**
-   * Moves the payment to `outcome` along legal transitions, as a real payment would go
-   * (`POST /v1/sandbox/payments/{id}/simulate`): pending → succeeded passes through processing.
-   */
-  simulate(paymentId: string, outcome: SimulateOutcome, options?: RequestOptions): Promise<TillResponse<Payment>>
-  /**
    * Given a refund id (`rfd_…`), plays the merchant's wallet paying the refund
    * (`POST /v1/sandbox/refunds/{id}/simulate`): `succeeded`, paid and confirmed; `failed`, its transaction
    * reverted. A refund still awaiting its destination gets a test account first. Answers the refund.
    */
   simulate(refundId: `rfd_${string}`, outcome: RefundOutcome, options?: RequestOptions): Promise<TillResponse<Refund>>
+  /**
+   * Moves the payment to `outcome` along legal transitions, as a real payment would go
+   * (`POST /v1/sandbox/payments/{id}/simulate`): pending → succeeded passes through processing.
+   */
+  simulate(paymentId: string, outcome: SimulateOutcome, options?: RequestOptions): Promise<TillResponse<Payment>>
   simulate(id: string, outcome: SimulateOutcome | RefundOutcome, options?: RequestOptions): Promise<TillResponse<Payment | Refund>> {
     if (id.startsWith('rfd_')) return this.#simulateRefund(id, outcome as RefundOutcome, options)
     return this.#move(id, 'Sandbox_simulate', { outcome }, options)

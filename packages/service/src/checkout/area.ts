@@ -9,7 +9,6 @@ import { serviceSecret } from '../db/secrets.ts'
 import { checkoutTokens } from './token.ts'
 import { refundPageRoutes } from './refund-routes.ts'
 import type { RefundRails, RefundService } from '../refunds/index.ts'
-import { REFUND_TEST_WALLETS } from '../sandbox/index.ts'
 
 /** The hosted checkout page (spec 4.7, 4.8), its assets, merchants' logos and the page's gateway API. */
 export async function checkoutArea(
@@ -33,7 +32,6 @@ export async function checkoutArea(
     assets,
     clock,
     https: () => config.checkoutUrl().startsWith('https:'),
-    testWallets: REFUND_TEST_WALLETS,
   })
   await checkoutRoutes(app, {
     payments: deps.payments,

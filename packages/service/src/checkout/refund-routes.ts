@@ -1,7 +1,6 @@
 // The refund pages' routes (issue 24), under the checkout's address: `<checkout>/refunds/<id>/claim` for the
 // buyer and `<checkout>/refunds/<id>/pay` for the merchant, each with the token of its link. What makes a link
 // single-use is the refund's status (refunds/links.ts).
-import type { RefundOutcome } from '@till/contract'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import type { AccountStore } from '../accounts/index.ts'
@@ -24,7 +23,6 @@ export type RefundPageDeps = {
   assets: CheckoutAssets
   clock: Clock
   https: () => boolean
-  testWallets: readonly { id: string; name: string; outcome: RefundOutcome }[]
 }
 
 type PageRequest = FastifyRequest<{ Params: { refundId: string }; Querystring: { token?: string } }>
@@ -88,13 +86,14 @@ export function refundPageRoutes(app: FastifyInstance, deps: RefundPageDeps) {
   }
 
   async function claimPage(reply: FastifyReply, refund: RefundRecord, token: string, entered?: { destination: string; problem: string }) {
+    if (refund.status === 'cancelled') {
+      return notice(reply, 410, 'This refund was cancelled', 'The shop cancelled this refund. Contact them if you expected it.')
+    }
     if (refund.status !== 'awaiting_destination') {
-      return notice(
-        reply,
-        410,
-        'This refund link was already used',
-        'The shop knows where to send your refund. Contact them if it has not arrived.',
-      )
+      const body = refund.destination
+        ? 'The shop knows where to send your refund. Contact them if it has not arrived.'
+        : 'The shop recorded this refund as paid. Contact them if it has not arrived.'
+      return notice(reply, 410, 'This refund link was already used', body)
     }
     if (refund.claimExpiresAt <= deps.clock.now()) {
       return notice(reply, 410, 'This refund link has expired', 'Ask the shop for a new link.')
@@ -167,7 +166,7 @@ export function refundPageRoutes(app: FastifyInstance, deps: RefundPageDeps) {
         if (waiting && deps.links.of(refund, deps.clock.now()).payUrl === null) {
           return notice(reply, 410, 'This refund link has expired', 'Cancel the refund and create a new one for a new link.')
         }
-        const testWallets = deps.refundRails[refund.rail]?.pay ? deps.testWallets : []
+        const testWallets = deps.refundRails[refund.rail]?.testWallets ?? []
         return send(
           reply,
           200,
@@ -183,7 +182,9 @@ export function refundPageRoutes(app: FastifyInstance, deps: RefundPageDeps) {
         const form = TestWalletForm.safeParse(request.body ?? {})
         const refund = await linked(request, reply, 'pay', form.success ? form.data.token : undefined)
         if (!refund) return reply
-        const wallet = deps.testWallets.find((candidate) => candidate.id === (form.success ? form.data.walletId : ''))
+        const wallet = (deps.refundRails[refund.rail]?.testWallets ?? []).find(
+          (candidate) => candidate.id === (form.success ? form.data.walletId : ''),
+        )
         const pay = deps.refundRails[refund.rail]?.pay
         const open = deps.links.of(refund, deps.clock.now()).payUrl !== null
         if (wallet && pay && open && refund.status === 'ready') await pay(refund, wallet.outcome)

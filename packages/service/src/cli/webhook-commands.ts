@@ -21,7 +21,7 @@ async function webhooksOf(db: Database) {
     // Without the EVM configuration at hand, a transfer's token is shown by its id alone.
     transferView: unappliedSnapshotView(undefined),
     // A refund's links are shown under the checkout's path: the CLI does not know the public address.
-    refundView: refundSnapshotView(await openRefundLinks(db, systemClock.now(), () => '/checkout'), systemClock),
+    refundView: refundSnapshotView(await openRefundLinks(db, systemClock.now(), () => '/checkout')),
     policy: { allowLoopback: false },
   })
 }

@@ -201,7 +201,7 @@ describe('an unapplied transfer', () => {
       payload: { unappliedTransferId },
     })
     expect(again.statusCode).toBe(409)
-    expect(again.json()).toMatchObject({ code: 'refund_exceeds_payment' })
+    expect(again.json()).toMatchObject({ code: 'payment_not_refundable' })
   })
 })
 

@@ -18,6 +18,7 @@ import { checkTransfer, type TransferExpectation } from './verify.ts'
 
 const LEASE_MS = 5 * 60_000
 const BATCH = 20
+const PARKED_MS = 60 * 60_000
 
 const addressOf = (account: string): Address => account.slice(account.lastIndexOf(':') + 1).toLowerCase() as Address
 
@@ -71,7 +72,15 @@ export function evmRefunds(input: {
   async function check(refund: RefundRecord): Promise<void> {
     const { transaction, destination } = refund
     const network = deps.chains.network(refund.network)
-    if (!transaction || !destination || !network) return
+    if (!transaction || !destination) return
+    if (!network) {
+      // Its network left the configuration: looked at again much later, rather than at every lease.
+      deps.log.warn(
+        { refundId: refund.id, network: refund.network },
+        'a refund’s transaction cannot be checked: its network is not configured',
+      )
+      return store.reschedule(refund.id, new Date(deps.clock.now().getTime() + PARKED_MS), refund)
+    }
     const expected = expectation(refund, destination, transaction.matchedBy === 'reference')
     const result = await checkTransfer(deps.chains.client(network.id), transaction.hash as Hash, expected)
     const now = deps.clock.now()
@@ -119,6 +128,13 @@ export function evmRefunds(input: {
       return token && { symbol: token.symbol, name: token.name, decimals: token.decimals }
     },
     async checkTransaction(refund, hash, matchedBy) {
+      // A buyer's payment to the merchant moves the same token the same way: it is never a refund.
+      const [payment] = await deps.db.query(
+        `SELECT 1 FROM evm_transfers WHERE network = $1 AND tx_hash = $2
+          UNION ALL SELECT 1 FROM evm_unapplied_transfers WHERE network = $1 AND tx_hash = $2`,
+        [refund.network, hash.toLowerCase()],
+      )
+      if (payment) throw fieldError('transactionHash', "is a buyer's transfer to the merchant, not a refund")
       const network = deps.chains.network(refund.network)
       const client = deps.chains.client(refund.network)
       // Paid outside Till before the buyer named an account: the transfer itself says where it went.

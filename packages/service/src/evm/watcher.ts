@@ -9,7 +9,7 @@ import { logRanges } from './chain-logs.ts'
 import type { EvmConfig, EvmNetwork } from './config.ts'
 import { watchCursors } from './watch-cursors.ts'
 import { foundTransfers } from './found-transfers.ts'
-import { matchRefunds, readyRefunds } from './refund-match.ts'
+import { awaitingRefunds, matchRefunds } from './refund-match.ts'
 
 export type WatcherTiming = {
   /**
@@ -67,7 +67,7 @@ export function evmWatcher(deps: {
     if (from > head) return 0n
     const addresses = await found.watchedAddresses(network.id, now)
     // Refunds paid from any wallet (issue 24): their transfers go to the buyers' destinations.
-    const refunds = await readyRefunds(deps.db, network.id)
+    const refunds = await awaitingRefunds(deps.db, network.id)
     let read = 0n
     if (addresses.size === 0 && refunds.size === 0) {
       // No payment or refund to find: nothing to read, only the cursor to move.

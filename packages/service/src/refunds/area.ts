@@ -1,6 +1,5 @@
 import type { AreaContext, V1Routes } from '../area-context.ts'
 import { idempotencyKeys } from '../http/idempotency.ts'
-import type { PaymentRails } from '../rails/index.ts'
 import { openRefundLinks } from './links.ts'
 import type { RefundRails } from './rail.ts'
 import { refundRoutes } from './routes.ts'
@@ -10,7 +9,7 @@ import { refundService } from './service.ts'
  * Refunds (issue 24): the merchant API's /v1/refunds, and the two pages of a refund under the checkout's
  * address: the buyer's claim page and the merchant's pay page. Transfers are checked by the refund rails.
  */
-export async function refundsArea(ctx: AreaContext, deps: { paymentRails: PaymentRails; refundRails: RefundRails }) {
+export async function refundsArea(ctx: AreaContext, deps: { refundRails: RefundRails }) {
   const { db, clock } = ctx
   const links = await openRefundLinks(db, clock.now(), ctx.config.checkoutUrl)
   const refunds = refundService({
@@ -18,7 +17,6 @@ export async function refundsArea(ctx: AreaContext, deps: { paymentRails: Paymen
     clock,
     links,
     idempotency: idempotencyKeys({ db, clock }),
-    paymentRails: deps.paymentRails,
     refundRails: deps.refundRails,
   })
   const v1: V1Routes = (routes) =>

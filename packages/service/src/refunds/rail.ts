@@ -27,6 +27,8 @@ export interface RefundRail {
    * first, when it has none), and ends it. Only where nothing is on a chain.
    */
   pay?(refund: RefundRecord, outcome: RefundOutcome): Promise<RefundRecord>
+  /** The test wallets the pay page offers, each ending the refund its way: the sandbox's, with `pay`. */
+  readonly testWallets?: readonly { id: string; name: string; outcome: RefundOutcome }[]
 }
 
 /** The refund rails of this service, by name. */

@@ -7,12 +7,11 @@ import { ApiError } from '../errors.ts'
 import { unappliedTransfers } from '../evm/index.ts'
 import type { IdempotencyKeys } from '../http/idempotency.ts'
 import { paymentStore } from '../payments/index.ts'
-import type { PaymentRails } from '../rails/index.ts'
 import { checkDestination } from './destination.ts'
 import type { RefundLinks } from './links.ts'
 import type { RefundRail, RefundRails } from './rail.ts'
 import type { RefundRailName, RefundRecord } from './record.ts'
-import { type NewRefund, refundStore } from './store.ts'
+import { type NewRefund, type RefundChange, refundStore } from './store.ts'
 import { refundView } from './views.ts'
 import { paymentSource, type RefundSource } from './sources.ts'
 
@@ -32,8 +31,6 @@ export type RefundServiceDeps = {
   clock: Clock
   links: RefundLinks
   idempotency: IdempotencyKeys
-  /** Which payment rail took a payment: its refund is paid on the same (the sandbox's, or an EVM network's). */
-  paymentRails: Pick<PaymentRails, 'of'>
   refundRails: RefundRails
 }
 
@@ -43,7 +40,13 @@ export function refundService(deps: RefundServiceDeps) {
   const store = refundStore(db)
   const view = (refund: RefundRecord): Refund => refundView(refund, links, clock.now())
 
-  function railOf(name: RefundRailName): RefundRail {
+  /** Which rail pays a refund in this token on this network: the one that knows it (an EVM network's first). */
+  function railOf(network: string, tokenUnit: string): RefundRailName | undefined {
+    if (deps.refundRails.evm?.token(network, tokenUnit)) return 'evm'
+    return deps.refundRails.sandbox?.token(network, tokenUnit) ? 'sandbox' : undefined
+  }
+
+  function railNamed(name: RefundRailName): RefundRail {
     const rail = deps.refundRails[name]
     if (!rail) throw new ApiError('payment_not_refundable', `Refunds on the ${name} rail are not available on this server.`)
     return rail
@@ -76,14 +79,15 @@ export function refundService(deps: RefundServiceDeps) {
     }
   }
 
-  /** A refund moved as asked, or the refusal its current status earns. */
+  /** A refund moved as asked (from one of `from`), or the refusal its current status earns. */
   async function moved(
     refund: RefundRecord,
     to: RefundStatus,
-    change: Parameters<ReturnType<typeof refundStore>['move']>[0]['change'],
+    change: RefundChange | undefined,
     refuse: (status: RefundStatus) => ApiError,
+    from?: readonly RefundStatus[],
   ): Promise<RefundRecord> {
-    const after = await store.move({ id: refund.id, to, now: clock.now(), ...(change ? { change } : {}) })
+    const after = await store.move({ id: refund.id, to, now: clock.now(), ...(change ? { change } : {}), ...(from ? { from } : {}) })
     if (after) return after
     const current = (await store.findById(refund.id)) ?? refund
     throw refuse(current.status)
@@ -106,9 +110,9 @@ export function refundService(deps: RefundServiceDeps) {
         prepare: async () => undefined,
         work: async (tx) => {
           const source = request.paymentId
-            ? await paymentSource(tx, { ...input, paymentId: request.paymentId, amount: request.amount, rails: deps.paymentRails })
+            ? await paymentSource(tx, { ...input, paymentId: request.paymentId, amount: request.amount, railOf })
             : await unappliedSource(tx, input.merchantId, request.unappliedTransferId ?? '')
-          railOf(source.rail)
+          railNamed(source.rail)
           const id = newRefundId()
           const now = clock.now()
           const destination = request.destination ? checkDestination(request.destination, source.network, 'destination') : null
@@ -156,7 +160,9 @@ export function refundService(deps: RefundServiceDeps) {
     /** Paid outside Till: with a hash, checked and followed; without, recorded as succeeded on the merchant's word. */
     async markRefunded(id: string, merchantId: string, partnerId: string, transactionHash: string | undefined): Promise<Refund> {
       const refund = await own(id, merchantId, partnerId)
-      if (transactionHash === undefined) return view(await moved(refund, 'succeeded', undefined, notPayable))
+      // On the merchant's word only before a transaction is known: one being followed may still revert.
+      if (transactionHash === undefined)
+        return view(await moved(refund, 'succeeded', undefined, notPayable, ['awaiting_destination', 'ready']))
       if (refund.status !== 'awaiting_destination' && refund.status !== 'ready') throw notPayable(refund.status)
       return view(await submit(refund, transactionHash, 'merchant'))
     },
@@ -204,7 +210,7 @@ export function refundService(deps: RefundServiceDeps) {
 
   /** Checks the transfer on the refund's rail and binds it: the refund is submitted, and followed from now. */
   async function submit(refund: RefundRecord, hash: string, matchedBy: 'reference' | 'merchant'): Promise<RefundRecord> {
-    const rail = railOf(refund.rail)
+    const rail = railNamed(refund.rail)
     const checked = await rail.checkTransaction(refund, hash, matchedBy)
     const destination = refund.destination ?? checked.to
     try {
@@ -213,6 +219,8 @@ export function refundService(deps: RefundServiceDeps) {
         'submitted',
         { destination, transaction: { hash, from: checked.from, matchedBy: checked.matchedBy } },
         notPayable,
+        // As checked: a buyer's claim that came meanwhile is not overwritten by the transfer's recipient.
+        [refund.status],
       )
       rail.nudge()
       return after
@@ -229,8 +237,13 @@ export function refundService(deps: RefundServiceDeps) {
     try {
       return await refundStore(tx).insert(refund)
     } catch (error) {
-      if (isCheckViolation(error) || isUniqueViolation(error)) {
+      if (constraintOf(error) === 'refunds_within_payment') {
         throw new ApiError('refund_exceeds_payment', 'Its refunds would add up to more than was paid.', { details: { refundable: '0' } })
+      }
+      if (constraintOf(error) === 'refunds_unapplied_holding') {
+        throw new ApiError('payment_not_refundable', 'This unapplied transfer is being refunded, or was, by another refund.', {
+          details: { status: 'refunded' },
+        })
       }
       throw error
     }
@@ -238,7 +251,7 @@ export function refundService(deps: RefundServiceDeps) {
 }
 
 const codeOf = (error: unknown) => (error as { code?: string } | null)?.code
-const isCheckViolation = (error: unknown) => codeOf(error) === '23514'
+const constraintOf = (error: unknown) => (error as { constraint?: string } | null)?.constraint
 const isUniqueViolation = (error: unknown) => codeOf(error) === '23505'
 
 export type RefundService = ReturnType<typeof refundService>

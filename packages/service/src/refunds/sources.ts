@@ -1,8 +1,7 @@
 import type { Queryable } from '../db/port.ts'
 import { ApiError, fieldError, paymentNotFound } from '../errors.ts'
 import { paymentStore } from '../payments/index.ts'
-import type { PaymentRails } from '../rails/index.ts'
-import type { RefundRecord } from './record.ts'
+import type { RefundRailName, RefundRecord } from './record.ts'
 import { refundStore } from './store.ts'
 
 /** What a refund is of, and what it pays: the part of a new refund its source decides. */
@@ -19,7 +18,14 @@ export type RefundSource = Pick<RefundRecord, 'paymentId' | 'unapplied' | 'rail'
  */
 export async function paymentSource(
   tx: Queryable,
-  input: { partnerId: string; merchantId: string; paymentId: string; amount: string | undefined; rails: Pick<PaymentRails, 'of'> },
+  input: {
+    partnerId: string
+    merchantId: string
+    paymentId: string
+    amount: string | undefined
+    /** The refund rail that knows the token on the network: the payment's own rail pays its refunds. */
+    railOf: (network: string, tokenUnit: string) => RefundRailName | undefined
+  },
 ): Promise<RefundSource> {
   const [locked] = await tx.query<{ merchant_id: string; partner_id: string; held: string }>(
     'SELECT merchant_id, partner_id, refund_held_minor::text AS held FROM payments WHERE id = $1 FOR UPDATE',
@@ -51,11 +57,20 @@ export async function paymentSource(
   if (tokenAmount <= 0n) {
     throw fieldError('amount', `is less than one unit of ${token.symbol} at the payment's rate; refund more`)
   }
-  const rail = await input.rails.of(payment)
+  const rail = input.railOf(payment.paid.network, token.unit)
+  if (!rail) {
+    throw new ApiError(
+      'payment_not_refundable',
+      `Payment ${payment.id} was paid in a token this server no longer pays out; refund it outside Till.`,
+      {
+        details: { status: payment.status },
+      },
+    )
+  }
   return {
     paymentId: payment.id,
     unapplied: null,
-    rail: rail?.sandbox ? 'sandbox' : 'evm',
+    rail,
     fiat: { currency: payment.currency, amountMinor: amount },
     network: payment.paid.network,
     token: { unit: token.unit, symbol: token.symbol, name: token.name, decimals: token.decimals },

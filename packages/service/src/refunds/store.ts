@@ -94,7 +94,7 @@ export function refundStore(db: Queryable) {
       return one(
         `UPDATE refunds
             SET status = $2, updated_at = $3::timestamptz,
-                destination = COALESCE($5, destination),
+                destination = COALESCE(destination, $5),
                 pay_expires_at = COALESCE($10::timestamptz, pay_expires_at),
                 tx_hash = COALESCE($6, tx_hash), tx_from = COALESCE($7, tx_from), matched_by = COALESCE($8, matched_by),
                 next_check_at = CASE WHEN $2 = 'submitted' THEN COALESCE($9::timestamptz, $3::timestamptz) ELSE NULL END,
@@ -145,10 +145,28 @@ export function refundStore(db: Queryable) {
       )
     },
 
-    /** Ready refunds on a network, for the chain watcher to match transfers to their destinations. */
-    async readyOn(network: string): Promise<RefundRecord[]> {
-      const rows = await db.query<RefundRow>(`SELECT ${REFUND_COLUMNS} FROM refunds WHERE status = 'ready' AND network = $1`, [network])
+    /**
+     * The refunds on a network a transfer may still pay, for the chain watcher: the ready ones, and the
+     * submitted ones whose transaction is out of every block (a wallet may have replaced it, "speed up").
+     */
+    async awaitingTransferOn(network: string): Promise<RefundRecord[]> {
+      const rows = await db.query<RefundRow>(
+        `SELECT ${REFUND_COLUMNS} FROM refunds
+          WHERE network = $1 AND (status = 'ready' OR (status = 'submitted' AND unmined_since IS NOT NULL))`,
+        [network],
+      )
       return rows.map(toRefundRecord)
+    },
+
+    /** A submitted refund's transaction was replaced by one that pays it the same way: it is followed instead. */
+    async rebind(id: string, transaction: { hash: string; from: string }, now: Date): Promise<RefundRecord | undefined> {
+      return one(
+        `UPDATE refunds SET tx_hash = $2, tx_from = $3, unmined_since = NULL, block_number = NULL, next_check_at = $4,
+                            lease_until = NULL, updated_at = $4
+          WHERE id = $1 AND status = 'submitted' AND unmined_since IS NOT NULL
+         RETURNING ${REFUND_COLUMNS}`,
+        [id, transaction.hash.toLowerCase(), transaction.from, now],
+      )
     },
   }
 }

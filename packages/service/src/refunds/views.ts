@@ -28,8 +28,13 @@ export function refundView(refund: RefundRecord, links: RefundLinks, now: Date):
   }
 }
 
-/** A refund.* webhook event's stored refund row (numbers as text), as the API shows the refund. */
+/**
+ * A refund.* webhook event's stored refund row (numbers as text), as the API showed the refund at the change:
+ * its links as they were then, however late the event is delivered.
+ */
 export const refundSnapshotView =
-  (links: RefundLinks, clock: { now(): Date }) =>
-  (snapshot: Record<string, unknown>): Refund =>
-    refundView(toRefundRecord(snapshot as RefundRow), links, clock.now())
+  (links: RefundLinks) =>
+  (snapshot: Record<string, unknown>): Refund => {
+    const refund = toRefundRecord(snapshot as RefundRow)
+    return refundView(refund, links, refund.updatedAt)
+  }

@@ -30,6 +30,7 @@ export function sandboxRefunds(deps: { db: Database; clock: Clock }): SandboxRef
 
   return {
     name: 'sandbox',
+    testWallets: REFUND_TEST_WALLETS,
     token(network, tokenUnit) {
       const option = SANDBOX_OPTIONS.find((candidate) => candidate.network.caip2 === network && candidate.token.caip19 === tokenUnit)
       return option && { symbol: option.token.symbol, name: option.token.name, decimals: option.token.decimals }

@@ -20,7 +20,7 @@ export async function webhooksArea(ctx: AreaContext) {
   const policy = { allowLoopback: config.sandbox }
   const transferView = unappliedSnapshotView(ctx.evm?.config)
   const links = await openRefundLinks(db, clock.now(), config.checkoutUrl)
-  const refundView = refundSnapshotView(links, clock)
+  const refundView = refundSnapshotView(links)
   const webhooks = webhookService({
     db,
     clock,

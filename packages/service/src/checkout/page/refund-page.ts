@@ -74,6 +74,25 @@ async function follow(page: HTMLElement): Promise<void> {
   }
 }
 
+/**
+ * Posts the hash of the transfer the wallet sent, until Till knows it: a node may not have seen a transaction
+ * sent a moment ago (409 transaction_not_found). Answers Till's refusal, if it refused it.
+ */
+async function postHash(url: string, hash: string): Promise<string | undefined> {
+  for (let attempt = 0; ; attempt++) {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ transactionHash: hash }),
+    }).catch(() => undefined)
+    const body = (await response?.json().catch(() => ({}))) as { message?: string; code?: string } | undefined
+    if (response?.ok) return undefined
+    const later = response === undefined || body?.code === 'transaction_not_found'
+    if (!later || attempt >= 30) return body?.message ?? 'Till could not check the transfer.'
+    await new Promise((resolve) => setTimeout(resolve, 2_000))
+  }
+}
+
 function payPage(page: HTMLElement): void {
   const { chainId, token, destination, amount, reference, submitUrl } = page.dataset
   const list = page.querySelector<HTMLElement>('[data-wallets]')
@@ -83,28 +102,23 @@ function payPage(page: HTMLElement): void {
     list,
     (wallet) => `Send with ${wallet.name}`,
     async (wallet) => {
+      let hash: `0x${string}`
       try {
         text('[data-wallet-status]', `Confirm the transfer in ${wallet.name}.`)
         const from = await requestAccount(wallet.provider)
         await switchChain(wallet.provider, Number(chainId))
-        const hash = await sendTransaction(wallet.provider, { chainId: Number(chainId), from, to: token as Address, data })
-        text('[data-wallet-status]', 'Sent. Till is checking the transfer on the network…')
-        const response = await fetch(submitUrl, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', accept: 'application/json' },
-          body: JSON.stringify({ transactionHash: hash }),
-        })
-        const body = (await response.json().catch(() => ({}))) as { message?: string }
-        if (!response.ok) {
-          text('[data-wallet-status]', body.message ?? 'Till could not check the transfer.')
-          return
-        }
-        list.replaceChildren()
-        text('[data-wallet-status]', '')
-        await follow(page)
+        hash = await sendTransaction(wallet.provider, { chainId: Number(chainId), from, to: token as Address, data })
       } catch (error) {
         text('[data-wallet-status]', FAILURES[walletFailure(error)])
+        return
       }
+      // Sent: no second transfer may start from this page, whatever Till answers.
+      list.remove()
+      text('[data-no-wallet]', '')
+      text('[data-wallet-status]', `Sent (${hash}). Till is checking the transfer on the network…`)
+      const refused = await postHash(submitUrl, hash)
+      text('[data-wallet-status]', refused ? `${refused} The transfer ${hash} was sent; do not send it again.` : '')
+      await follow(page)
     },
   )
 }
