@@ -2,7 +2,7 @@
 // mounted at /pay. The Till API key is in `deps.till` and in nothing this app sends to a browser.
 import { TillClient, TillConflictError } from '@till/client'
 import { isPaymentEvent, REFUND_EVENT_TYPES, type RefundWebhookEvent, toErrorIssues, type WebhookEvent } from '@till/contract'
-import { isFinalStatus } from '@till/contract/statuses'
+import { isFinalRefundStatus, isFinalStatus } from '@till/contract/statuses'
 import { cancelOrderPayment, type PayRouterOptions, payRouter } from '@till/express'
 import express, { type Express, type NextFunction, type Request, type Response } from 'express'
 import { z } from 'zod'
@@ -109,18 +109,35 @@ export function createDemoApp(deps: DemoDeps): Express {
       response.status(400).json({ code: 'invalid_request', message: error.message })
     }
   })
-  app.get('/api/orders', (_request, response) => {
-    response.set('Cache-Control', 'no-store').json(book.list().map(orderView))
-  })
-  app.get('/api/orders/:id', (request, response) => {
-    const order = book.get(request.params.id)
-    if (order === undefined) response.status(404).json({ code: 'order_not_found', message: 'There is no such order.' })
-    else response.set('Cache-Control', 'no-store').json(orderView(order))
-  })
-
   // One client for the pay router and the shop's own status reads, on the version whose merchant view names
   // `cancelled` (on 2026-02-18 a cancelled payment reads `failed`).
   const till = new TillClient({ ...deps.till, payVersion: '2026-02-19.preview' })
+  // Till sends no event when a buyer claims a refund or a wallet sends it: an order's open refunds are read
+  // again when the Orders page asks. Till unreachable, the page shows what the shop knew.
+  const withFreshRefunds = async (order: DemoOrder) => {
+    const open = order.refunds.filter((refund) => !isFinalRefundStatus(refund.status))
+    await Promise.all(open.map(async (refund) => book.recordRefund(await till.refunds.get(refund.refundId)))).catch((error: unknown) =>
+      log('[demo] reading refunds failed', error),
+    )
+    return orderView(order)
+  }
+  app.get('/api/orders', async (_request, response, next) => {
+    try {
+      response.set('Cache-Control', 'no-store').json(await Promise.all(book.list().map(withFreshRefunds)))
+    } catch (error) {
+      next(error)
+    }
+  })
+  app.get('/api/orders/:id', async (request, response, next) => {
+    try {
+      const order = book.get(request.params.id)
+      if (order === undefined) response.status(404).json({ code: 'order_not_found', message: 'There is no such order.' })
+      else response.set('Cache-Control', 'no-store').json(await withFreshRefunds(order))
+    } catch (error) {
+      next(error)
+    }
+  })
+
   const payOptions: PayRouterOptions<DemoOrder> = {
     till,
     orders: book.store,

@@ -81,6 +81,10 @@ test('staff refund a paid order; the buyer claims it with their wallet, the shop
   await expect(claim.getByRole('heading', { name: 'Thank you' })).toBeVisible()
   await expect(claim.getByText(buyer)).toBeVisible()
   await claim.close()
+  // The shop reads its open refunds again when its Orders page asks: the buyer's claim shows there.
+  await staff.reload()
+  await expect(row).toContainText('Ready to send')
+  await expect(row.getByRole('link', { name: 'Claim link (send it to the buyer)' })).toHaveCount(0)
 
   // The shop's own wallet (its receiving account) sends it at the pay link.
   const pay = await context.newPage()
@@ -93,7 +97,23 @@ test('staff refund a paid order; the buyer claims it with their wallet, the shop
   expect((await balanceOf(buyer)) - buyerBefore).toBe(13_552_500n)
   await pay.close()
 
-  // The shop heard of it by its webhook (refund.succeeded, checked by reading the refund from Till).
+  // Till told the shop by its webhook: the shop's handler took refund.succeeded (a 2xx answer), and then
+  // read the refund from Till, as it reads a payment's status.
+  const api = async <T>(path: string): Promise<T> => {
+    const response = await fetch(`${shop.till.baseUrl}${path}`, {
+      headers: { 'api-key': shop.till.apiKey, 'merchant-id': shop.till.merchantId },
+    })
+    return (await response.json()) as T
+  }
+  const [endpoint] = (await api<{ data: { id: string }[] }>('/v1/webhook-endpoints')).data
+  await expect
+    .poll(async () => {
+      const { data } = await api<{ data: { status: string; event: { type: string } }[] }>(
+        `/v1/webhook-endpoints/${endpoint?.id}/deliveries`,
+      )
+      return data.filter((delivery) => delivery.event.type === 'refund.succeeded').map((delivery) => delivery.status)
+    })
+    .toEqual(['delivered'])
   await expect.poll(async () => (await shop.order(orderId)).refunds.map((refund) => refund.status)).toEqual(['succeeded'])
   await staff.reload()
   await expect(row).toContainText('Refunded')
