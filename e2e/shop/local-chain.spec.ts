@@ -1,10 +1,9 @@
 // `npm start -- --chain local`: a shopper pays in the demo shop with the checkout page's Local dev wallet,
 // and real (local) USDC moves from the dev wallet to the shop on the local chain.
-import { chainClients } from '@till/devchain'
-import { erc20Abi, getAddress } from 'viem'
+import { getAddress } from 'viem'
 import { freezePageClock, outcomeHeading } from '../checkout/buyer.ts'
 import { expect, test } from './fixtures.ts'
-import { expectOrder, goToCheckout, placeOrder, returnView } from './shopper.ts'
+import { expectOrder, goToCheckout, placeOrder, returnView, localUsdcBalance } from './shopper.ts'
 
 test.beforeEach(async ({ page }) => {
   await page.clock.install()
@@ -14,10 +13,7 @@ test('a shopper pays with the Local dev wallet, and the tokens reach the shop on
   page,
   localChainShop: shop,
 }) => {
-  const chain = chainClients(shop.chain.rpcUrl)
-  const usdc = getAddress(shop.chain.usdc)
-  const balanceOf = (address: `0x${string}`) =>
-    chain.public.readContract({ address: usdc, abi: erc20Abi, functionName: 'balanceOf', args: [address] })
+  const balanceOf = localUsdcBalance(shop.chain)
   const wallet = getAddress(shop.chain.devWallet)
   const before = await balanceOf(wallet)
 

@@ -4,12 +4,11 @@
 // (refund.succeeded, which the shop checks by reading the refund), and the buyer has their tokens back.
 import { AxeBuilder } from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
-import { chainClients } from '@till/devchain'
-import { erc20Abi, getAddress } from 'viem'
+import { getAddress } from 'viem'
 import { outcomeHeading } from '../checkout/buyer.ts'
 import { injectWallet } from '../checkout/injected-wallet.ts'
 import { expect, test } from './fixtures.ts'
-import { goToCheckout, orderCard, placeOrder } from './shopper.ts'
+import { goToCheckout, orderCard, placeOrder, localUsdcBalance } from './shopper.ts'
 
 const CHAIN_ID = 31337
 
@@ -31,10 +30,7 @@ test('staff refund a paid order; the buyer claims it with their wallet, the shop
   context,
   localChainShop: shop,
 }) => {
-  const chain = chainClients(shop.chain.rpcUrl)
-  const usdc = getAddress(shop.chain.usdc)
-  const balanceOf = (address: `0x${string}`) =>
-    chain.public.readContract({ address: usdc, abi: erc20Abi, functionName: 'balanceOf', args: [address] })
+  const balanceOf = localUsdcBalance(shop.chain)
   const buyer = getAddress(shop.chain.devWallet)
   const merchant = getAddress(shop.chain.merchantAccount.split(':')[2] ?? '')
 

@@ -1,5 +1,7 @@
 // What a shopper does in the demo shop, in the words its pages show.
 import type { Page } from '@playwright/test'
+import { chainClients } from '@till/devchain'
+import { erc20Abi, getAddress } from 'viem'
 import { freezePageClock, outcomeHeading, payWith } from '../checkout/buyer.ts'
 import { expect, type ReturnMode, type Shop } from './fixtures.ts'
 
@@ -68,3 +70,10 @@ export async function expectOrder(page: Page, shop: Shop, orderId: string, state
 }
 
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+
+/** An account's USDC on the demo's local chain, read from the chain itself. */
+export function localUsdcBalance(chain: { rpcUrl: string; usdc: string }): (address: `0x${string}`) => Promise<bigint> {
+  const clients = chainClients(chain.rpcUrl)
+  const usdc = getAddress(chain.usdc)
+  return (address) => clients.public.readContract({ address: usdc, abi: erc20Abi, functionName: 'balanceOf', args: [address] })
+}

@@ -2,8 +2,8 @@
 // launcher), listening on 127.0.0.1.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { TillClient } from './client.ts'
-import { TillConflictError, TillError, TillNotFoundError } from './errors.ts'
-import { type SandboxTill, startSandboxTill } from './till.test-helper.ts'
+import { TillConflictError, TillNotFoundError } from './errors.ts'
+import { rejection, type SandboxTill, startSandboxTill } from './till.test-helper.ts'
 
 let sandbox: SandboxTill
 let till: TillClient
@@ -20,16 +20,6 @@ afterAll(async () => {
 
 let orders = 0
 const order = () => `refund-order-${Date.now()}-${++orders}`
-
-async function rejection(promise: Promise<unknown>): Promise<TillError> {
-  try {
-    await promise
-  } catch (error) {
-    if (error instanceof TillError) return error
-    throw error
-  }
-  throw new Error('expected a rejection')
-}
 
 /** Moves a sandbox payment to `outcome` through the service's sandbox endpoint. */
 async function simulate(paymentId: string, outcome: 'succeeded' | 'failed'): Promise<void> {

@@ -1,11 +1,11 @@
 // The client against the real Till service (`till serve --sandbox`, started by the service's own launcher),
 // listening on 127.0.0.1.
-import { type SandboxTill, startSandboxTill } from './till.test-helper.ts'
+import { rejection, type SandboxTill, startSandboxTill } from './till.test-helper.ts'
 import { Agent, type Dispatcher } from 'undici'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { TillClient } from './client.ts'
 import type { TillClientOptions } from './config.ts'
-import { TillAuthenticationError, TillConflictError, TillError, TillInvalidRequestError, TillNotFoundError } from './errors.ts'
+import { TillAuthenticationError, TillConflictError, TillInvalidRequestError, TillNotFoundError } from './errors.ts'
 
 let sandbox: SandboxTill
 let baseUrl: string
@@ -44,16 +44,6 @@ function rewritingHeaders(rewrite: (headers: Record<string, string>) => Record<s
 let orders = 0
 const order = () => `order-${Date.now()}-${++orders}`
 const eur = (value: string | bigint, referenceId = order()) => ({ amount: { unit: 'iso4217/EUR', value }, referenceId })
-
-async function rejection(promise: Promise<unknown>): Promise<TillError> {
-  try {
-    await promise
-  } catch (error) {
-    if (error instanceof TillError) return error
-    throw error
-  }
-  throw new Error('expected a rejection')
-}
 
 /** Moves a sandbox payment to `outcome` through the service's sandbox endpoint. */
 async function simulate(paymentId: string, outcome: 'succeeded' | 'failed'): Promise<void> {

@@ -1,16 +1,9 @@
 // cancelOrderPayment: the shop calls off an order's open payment at Till, or learns what became of it.
 import { describe, expect, test } from 'vitest'
-import { postJson, type Shop, type ShopOrder, useTill } from '../test/fixtures.ts'
+import { checkout, type Shop, type ShopOrder, useTill } from '../test/fixtures.ts'
 import { cancelOrderPayment } from './cancel.ts'
 
 const till = useTill()
-
-async function checkout(shop: Shop) {
-  const order = shop.order(1500n)
-  const reply = await postJson(`${shop.origin}/pay/checkout`, { orderId: order.id })
-  const { paymentId } = reply.json<{ paymentId: string }>()
-  return { order, paymentId }
-}
 
 /** The shop's options, as its router was given them; the preview's merchant view names `cancelled`. */
 const optionsOf = (shop: Shop, statuses: string[] = []) => ({

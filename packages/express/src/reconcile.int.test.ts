@@ -3,17 +3,10 @@
 import { TillClient } from '@till/client'
 import type { VerifyReply } from '@till/contract'
 import { describe, expect, test } from 'vitest'
-import { call, postJson, type Shop, type ShopOrder, useTill } from '../test/fixtures.ts'
+import { call, checkout, type Shop, type ShopOrder, useTill } from '../test/fixtures.ts'
 import { type ReconcilerOptions, reconciler } from './reconcile.ts'
 
 const till = useTill()
-
-async function checkout(shop: Shop) {
-  const order = shop.order(1500n)
-  const reply = await postJson(`${shop.origin}/pay/checkout`, { orderId: order.id })
-  const { paymentId } = reply.json<{ paymentId: string }>()
-  return { order, paymentId }
-}
 
 /** A reconciler on the shop's own order store, reporting to the shop's records. */
 const reconcilerOf = (shop: Shop, options: Partial<ReconcilerOptions<ShopOrder>> = {}) =>

@@ -148,3 +148,11 @@ export async function call(url: string, init: RequestInit = {}): Promise<Reply> 
 
 export const postJson = (url: string, body: unknown): Promise<Reply> =>
   call(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(body) })
+
+/** An order of 15.00 EUR whose buyer pressed pay: the payment the shop's router created for it. */
+export async function checkout(shop: Shop): Promise<{ order: ShopOrder; paymentId: string }> {
+  const order = shop.order(1500n)
+  const reply = await postJson(`${shop.origin}/pay/checkout`, { orderId: order.id })
+  const { paymentId } = reply.json<{ paymentId: string }>()
+  return { order, paymentId }
+}

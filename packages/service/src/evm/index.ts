@@ -1,5 +1,6 @@
 // The evm area's door: what the rest of the service may use of it. Everything else in evm/ is its own
 // (src/areas.test.ts checks it).
+export { checkEvmAccount } from './accounts.ts'
 export { checksumAddress } from './checksum.ts'
 export { ConfigError, loadEvmConfig } from './config.ts'
 export type { EvmConfig } from './config.ts'
