@@ -9,6 +9,7 @@ import { paymentStore } from '../payments/store.ts'
 import { unappliedTransfers } from '../evm/unapplied.ts'
 import { matchQueries } from '../evm/transfer-match.ts'
 import { watchCursors } from '../evm/watch-cursors.ts'
+import { refundStore } from '../refunds/store.ts'
 
 let tdb: TestDatabase
 beforeAll(async () => {
@@ -71,6 +72,13 @@ const lookups: Array<[string, (db: Queryable) => Promise<unknown>]> = [
       }),
   ],
   ['recorded unapplied transactions', (db) => unappliedTransfers(db).recorded('eip155:8453', [`0x${'ab'.repeat(32)}`])],
+  ['an unapplied transfer to refund', (db) => unappliedTransfers(db).find('mer_x', 'eip155:8453', `0x${'ab'.repeat(32)}`)],
+  ['refund by id', (db) => refundStore(db).findById('rfd_x')],
+  ['refunds of a payment', (db) => refundStore(db).listByPayment('pay_x')],
+  ['tokens a payment’s refunds hold', (db) => refundStore(db).tokenHeld('pay_x')],
+  ['compare-and-set refund change', (db) => refundStore(db).move({ id: 'rfd_x', to: 'cancelled', now })],
+  ['refunds due a check (refund follower)', (db) => refundStore(db).lease(now, now, 20)],
+  ['refunds a transfer may pay (the chain watcher)', (db) => refundStore(db).awaitingTransferOn('eip155:8453')],
   ...listingQueries(),
 ]
 
@@ -106,7 +114,7 @@ describe('every lookup the service makes is backed by an index', () => {
     expect(plans.length).toBeGreaterThan(0)
     for (const plan of plans) {
       expect(plan).not.toMatch(
-        /Seq Scan on (payments|payment_transitions|api_keys|merchants|partners|apps|payment_stats|payment_stats_partner|payment_stat_deltas|evm_unapplied_transfers)\b/,
+        /Seq Scan on (payments|payment_transitions|api_keys|merchants|partners|apps|payment_stats|payment_stats_partner|payment_stat_deltas|evm_unapplied_transfers|refunds)\b/,
       )
     }
   })
