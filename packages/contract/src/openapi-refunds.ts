@@ -61,17 +61,27 @@ export const REFUND_OPERATIONS: OperationTexts = {
     },
   },
   Refunds_list: {
-    summary: "A payment's refunds",
+    summary: "A payment's refunds, or an unapplied transfer's",
+    description:
+      'Name exactly one of paymentId and unappliedTransferId. Another merchant’s payment or transfer, or an unknown one, is ' +
+      '404 payment_not_found or unapplied_transfer_not_found.',
     parameters: [
       {
         name: 'paymentId',
         in: 'query',
-        required: true,
+        required: false,
         description: 'The payment whose refunds to list.',
         schema: { type: 'string', minLength: 1 },
       },
+      {
+        name: 'unappliedTransferId',
+        in: 'query',
+        required: false,
+        description: 'The unapplied transfer whose refunds to list: `<networkId>/<transaction hash>`.',
+        schema: { type: 'string', minLength: 1 },
+      },
     ],
-    responses: { 200: "The payment's refunds, oldest first." },
+    responses: { 200: 'The refunds, oldest first.' },
   },
   Refunds_get: {
     summary: 'Read a refund',

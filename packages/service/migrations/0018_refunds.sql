@@ -56,6 +56,8 @@ CREATE TABLE refunds (
 
 -- A payment's refunds, oldest first (GET /v1/refunds?paymentId=…).
 CREATE INDEX refunds_payment ON refunds (payment_id, seq) WHERE payment_id IS NOT NULL;
+-- An unapplied transfer's refunds, oldest first (GET /v1/refunds?unappliedTransferId=…).
+CREATE INDEX refunds_unapplied ON refunds (unapplied_network, unapplied_tx_hash, seq) WHERE unapplied_tx_hash IS NOT NULL;
 -- An unapplied transfer is refunded whole, so at most once at a time: a refund that failed or was cancelled
 -- leaves it to be refunded again.
 CREATE UNIQUE INDEX refunds_unapplied_holding ON refunds (unapplied_network, unapplied_tx_hash)

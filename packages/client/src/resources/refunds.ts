@@ -41,10 +41,8 @@ export type CreateRefundOptions = RequestOptions & {
 }
 
 /** Which refunds to list: those of one payment. */
-export type RefundListParams = {
-  /** The payment whose refunds are listed, oldest first. */
-  paymentId: string
-}
+/** Whose refunds are listed, oldest first: a payment's, or an unapplied transfer's (`<networkId>/<hash>`). */
+export type RefundListParams = { paymentId: string } | { unappliedTransferId: string }
 
 /**
  * Refunds of the merchant's payments and unapplied transfers (an extension of the spec; docs/cancel-and-refund.md):
@@ -104,14 +102,18 @@ export class Refunds {
   }
 
   /**
-   * A payment's refunds, oldest first, whatever their status (`GET /v1/refunds?paymentId=…`), in `data`. An
-   * unknown payment is a `TillNotFoundError` `payment_not_found`.
+   * A payment's refunds, or an unapplied transfer's, oldest first, whatever their status
+   * (`GET /v1/refunds?paymentId=…` or `?unappliedTransferId=…`), in `data`. An unknown payment is a
+   * `TillNotFoundError` `payment_not_found`; an unknown transfer, `unapplied_transfer_not_found`.
    */
   async list(params: RefundListParams, options?: RequestOptions): Promise<TillResponse<RefundList>> {
     const { data, meta } = await this.#core.request(
       {
         ...endpoint('Refunds_list', {}),
-        query: { paymentId: checkedPaymentId(params?.paymentId) },
+        query:
+          'unappliedTransferId' in params
+            ? { unappliedTransferId: params.unappliedTransferId }
+            : { paymentId: checkedPaymentId(params?.paymentId) },
         schema: RefundList,
         idempotent: true,
         merchantScoped: true,

@@ -75,6 +75,7 @@ const lookups: Array<[string, (db: Queryable) => Promise<unknown>]> = [
   ['an unapplied transfer to refund', (db) => unappliedTransfers(db).find('mer_x', 'eip155:8453', `0x${'ab'.repeat(32)}`)],
   ['refund by id', (db) => refundStore(db).findById('rfd_x')],
   ['refunds of a payment', (db) => refundStore(db).listByPayment('pay_x')],
+  ['refunds of an unapplied transfer', (db) => refundStore(db).listByUnapplied('eip155:8453', `0x${'ab'.repeat(32)}`)],
   ['tokens a payment’s refunds hold', (db) => refundStore(db).tokenHeld('pay_x')],
   ['compare-and-set refund change', (db) => refundStore(db).move({ id: 'rfd_x', to: 'cancelled', now })],
   ['refunds due a check (refund follower)', (db) => refundStore(db).lease(now, now, 20)],

@@ -202,6 +202,8 @@ describe('an unapplied transfer', () => {
     })
     expect(again.statusCode).toBe(409)
     expect(again.json()).toMatchObject({ code: 'payment_not_refundable' })
+    const listed = await ctx.app.inject({ url: `/v1/refunds?unappliedTransferId=${unappliedTransferId}`, headers: account.headers })
+    expect(listed.json<{ data: { id: string }[] }>().data.map((item) => item.id)).toEqual([refund.id])
   })
 })
 

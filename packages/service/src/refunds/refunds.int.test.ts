@@ -103,6 +103,19 @@ describe('POST /v1/refunds', () => {
     expect(ErrorBody.parse(response.json()).code).toBe(code)
   })
 
+  it('lists only the merchant’s own payment’s refunds: another’s, or none named, is refused', async () => {
+    const stranger = await createAccount(ctx.tdb.db, { sandbox: true })
+    const theirs = await ctx.app.inject({ method: 'POST', url: '/v1/merchant/payment', headers: stranger.headers, payload: createBody() })
+    const list = await get(`/v1/refunds?paymentId=${theirs.json<{ paymentId: string }>().paymentId}`)
+    expect(list.statusCode).toBe(404)
+    expect(list.json()).toMatchObject({ code: 'payment_not_found' })
+    const neither = await get('/v1/refunds')
+    expect(neither.statusCode).toBe(400)
+    expect(ErrorBody.parse(neither.json()).code).toBe('params_validation')
+    const unknown = await get(`/v1/refunds?unappliedTransferId=eip155:8453/0x${'cd'.repeat(32)}`)
+    expect(unknown.json()).toMatchObject({ code: 'unapplied_transfer_not_found' })
+  })
+
   it('refuses a payment that has not succeeded with payment_not_refundable, naming its status', async () => {
     const created = await post('/v1/merchant/payment', createBody())
     const response = await createRefund({ paymentId: created.json<{ paymentId: string }>().paymentId })

@@ -15,7 +15,9 @@ import { idempotencyKeyOf } from '../http/idempotency.ts'
 import type { RefundRails } from './rail.ts'
 import type { RefundService } from './service.ts'
 
-const ListQuery = z.object({ paymentId: z.string({ error: 'is required: the payment whose refunds to list' }).min(1) })
+const ListQuery = z.union([z.strictObject({ paymentId: z.string().min(1) }), z.strictObject({ unappliedTransferId: z.string().min(1) })], {
+  error: 'name exactly one of paymentId and unappliedTransferId: whose refunds to list',
+})
 
 /** The refunds of the merchant API (issue 24): `Api-Key` + `Merchant-Id`, as the payments' operations. */
 export function refundRoutes(
@@ -38,8 +40,8 @@ export function refundRoutes(
 
   app.get(routePath('Refunds_list'), async (request) => {
     const { merchantId, partnerId } = await caller(request)
-    const { paymentId } = parseOrThrow(ListQuery, request.query, 'query')
-    return { data: await deps.refunds.list(paymentId, merchantId, partnerId) }
+    const of = parseOrThrow(ListQuery, request.query, 'query')
+    return { data: await deps.refunds.list(of, merchantId, partnerId) }
   })
 
   app.get<{ Params: { refundId: string } }>(routePath('Refunds_get'), async (request) => {

@@ -3,7 +3,7 @@ import { type CreateRefundRequest, REFUND_LINK_DAYS, type Refund, type RefundSta
 import type { Clock } from '../core/clock.ts'
 import { randomToken } from '../core/ids.ts'
 import type { Database, Queryable } from '../db/port.ts'
-import { ApiError } from '../errors.ts'
+import { ApiError, paymentNotFound } from '../errors.ts'
 import { unappliedTransfers } from '../evm/index.ts'
 import type { IdempotencyKeys } from '../http/idempotency.ts'
 import { paymentStore } from '../payments/index.ts'
@@ -139,9 +139,18 @@ export function refundService(deps: RefundServiceDeps) {
       return view(await own(id, merchantId, partnerId))
     },
 
-    async list(paymentId: string, merchantId: string, partnerId: string): Promise<Refund[]> {
-      const refunds = await store.listByPayment(paymentId)
-      return refunds.filter((refund) => refund.merchantId === merchantId && refund.partnerId === partnerId).map(view)
+    /** The refunds of one of the merchant's payments, or of one of its unapplied transfers, oldest first. */
+    async list(of: { paymentId: string } | { unappliedTransferId: string }, merchantId: string, partnerId: string): Promise<Refund[]> {
+      if ('paymentId' in of) {
+        const payment = await paymentStore(db).findById(of.paymentId)
+        if (!payment || payment.merchantId !== merchantId || payment.partnerId !== partnerId) throw paymentNotFound(of.paymentId)
+        return (await store.listByPayment(payment.id)).map(view)
+      }
+      const transfer = await unappliedSource(db, merchantId, of.unappliedTransferId)
+      const unapplied = transfer.unapplied
+      if (!unapplied)
+        throw new ApiError('unapplied_transfer_not_found', `No unapplied transfer ${of.unappliedTransferId} for this merchant.`)
+      return (await store.listByUnapplied(unapplied.network, unapplied.txHash)).map(view)
     },
 
     /** Before its transaction is known; a cancelled refund is answered again. */

@@ -74,6 +74,14 @@ export function refundStore(db: Queryable) {
       return rows.map(toRefundRecord)
     },
 
+    async listByUnapplied(network: string, txHash: string): Promise<RefundRecord[]> {
+      const rows = await db.query<RefundRow>(
+        `SELECT ${REFUND_COLUMNS} FROM refunds WHERE unapplied_network = $1 AND unapplied_tx_hash = $2 ORDER BY seq`,
+        [network, txHash.toLowerCase()],
+      )
+      return rows.map(toRefundRecord)
+    },
+
     /** The tokens a payment's live refunds hold: the last refund takes what is left, to the unit. */
     async tokenHeld(paymentId: string): Promise<bigint> {
       const [row] = await db.query<{ held: string }>(
