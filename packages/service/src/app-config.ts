@@ -14,6 +14,8 @@ export type AppConfig = {
   pollInMs: number
   /** The absolute base address of the hosted checkout page, no trailing slash: gatewayUrl is `<checkoutUrl>/<paymentId>`. */
   checkoutUrl: () => string
+  /** The service's own address for people (the dashboard, its invitation links); by default the checkout's origin. */
+  publicUrl?: () => string
   /** How long an API key record is trusted before it is read again. */
   authCacheTtlMs?: number
   /** How often each background job runs; 0 turns one off (tests drive them by hand). */

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { type AppDeps, DEFAULT_API_LIMITS, DEFAULT_JOBS } from './app-config.ts'
 import type { AreaContext } from './area-context.ts'
 import { checkoutArea } from './checkout/area.ts'
+import { dashboardArea } from './dashboard/area.ts'
 import { systemClock } from './core/clock.ts'
 import { authenticator } from './http/auth.ts'
 import { authenticateRequest } from './http/context.ts'
@@ -51,6 +52,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
   const refunds = await refundsArea(ctx, { refundRails: rails.refundRails })
   const areas = [payments, await listingArea(ctx, payments), merchantsArea(ctx), refunds, await webhooksArea(ctx), rails]
 
+  dashboardArea(ctx)
   metaRoutes(app, { db, sandbox: config.sandbox, served })
   const apiLimits = { ...DEFAULT_API_LIMITS, ...config.apiRateLimits }
   const limiters = {

@@ -9,7 +9,20 @@ import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 
 const SRC = fileURLToPath(new URL('.', import.meta.url))
-const AREAS = ['accounts', 'checkout', 'evm', 'listing', 'logos', 'merchants', 'payments', 'rails', 'refunds', 'sandbox', 'webhooks']
+const AREAS = [
+  'accounts',
+  'checkout',
+  'dashboard',
+  'evm',
+  'listing',
+  'logos',
+  'merchants',
+  'payments',
+  'rails',
+  'refunds',
+  'sandbox',
+  'webhooks',
+]
 // Statements over several lines included: `[^;']` runs across line breaks up to the specifier.
 const IMPORT = /^(?:import|export)\b[^;']*?\sfrom\s+'(\.[^']*)'|^import\s+'(\.[^']*)'|import\(\s*'(\.[^']*)'\s*\)/gm
 const ROOT = 'app.ts'

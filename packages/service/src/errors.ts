@@ -10,7 +10,7 @@ export class ApiError extends Error {
   readonly status: number
   readonly issues: ErrorIssue[] | undefined
   readonly details: Record<string, unknown> | undefined
-  /** Sent as Retry-After with every 503: when trying again makes sense. */
+  /** Sent as Retry-After with every 503, and a 429 that has none yet: when trying again makes sense. */
   readonly retryAfterSeconds: number
 
   constructor(

@@ -10,6 +10,7 @@ import { accountStore } from '../accounts/index.ts'
 import { adminCommand, type Command, id, labelFlag, name, partnerFlag } from './admin-command.ts'
 import { UsageError } from './args.ts'
 import { TRANSFER_COMMANDS } from './transfer-commands.ts'
+import { USER_COMMANDS } from './user-commands.ts'
 import { WEBHOOK_COMMANDS } from './webhook-commands.ts'
 
 /** Operator commands: onboarding partners, their API keys and their merchants, and webhooks. */
@@ -28,6 +29,7 @@ function merchantsOf(db: Database) {
 export const ADMIN_COMMANDS: Record<string, Command> = {
   ...WEBHOOK_COMMANDS,
   ...TRANSFER_COMMANDS,
+  ...USER_COMMANDS,
   migrate: adminCommand({
     usage: 'till migrate [options]',
     about: 'Applies pending database migrations (serve does this too).',

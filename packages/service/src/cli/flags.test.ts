@@ -125,6 +125,7 @@ const REQUIRED: Record<string, string[]> = {
   'webhooks redeliver': ['--merchant', 'mer_1', '--endpoint', 'we_1', '--delivery', '1'],
   'webhooks enable': ['--merchant', 'mer_1', '--endpoint', 'we_1'],
   'transfers unapplied': ['--merchant', 'mer_1'],
+  'user invite': ['--partner', 'par_1', '--email', 'ana@shop.example', '--role', 'owner', '--public-url', 'https://till.example'],
 }
 
 describe.each(Object.entries(ADMIN_COMMANDS))('till %s', (command, spec) => {

@@ -17,6 +17,7 @@ Commands:
   app create           Register a wallet app with a partner (its App-Id)
   webhooks list        A merchant's webhook endpoints (also: deliveries, redeliver, enable)
   transfers unapplied  A merchant's transfers that paid no payment, to refund
+  user invite          Invite someone to a partner's dashboard (prints their link)
 
 Run \`till <command> --help\` for a command's options.
 `

@@ -43,6 +43,7 @@ export async function serve(argv: string[], env: Record<string, string | undefin
     : undefined
 
   let checkoutUrl = ''
+  let baseUrl = ''
   const app = await createApp({
     db,
     logger,
@@ -60,6 +61,7 @@ export async function serve(argv: string[], env: Record<string, string | undefin
         authFailuresPerAddress: { limit: config['api-auth-failure-limit'], windowMs: 60_000 },
       },
       checkoutUrl: () => checkoutUrl,
+      publicUrl: () => baseUrl,
     },
   })
   try {
@@ -73,7 +75,7 @@ export async function serve(argv: string[], env: Record<string, string | undefin
   const address = app.server.address()
   const port = typeof address === 'object' && address ? address.port : config.port
   const host = config.host.includes(':') ? `[${config.host}]` : config.host
-  const baseUrl = (config['public-url'] ?? `http://${host}:${port}`).replace(/\/+$/, '')
+  baseUrl = (config['public-url'] ?? `http://${host}:${port}`).replace(/\/+$/, '')
   checkoutUrl = (config['checkout-url'] ?? `${baseUrl}/checkout`).replace(/\/+$/, '')
 
   // Listening for signals before announcing readiness: a launcher may signal the moment it reads the line.

@@ -38,6 +38,8 @@ const internalError = () => new ApiError('internal_error', 'Internal server erro
 
 /** Sends `error` in the spec's shape. A 503 says when to retry; only a 5xx that is Till's fault is an error in the log. */
 function sendApiError(error: ApiError, cause: unknown, request: FastifyRequest, reply: FastifyReply) {
+  // A 429 raised by a route's own limit says when as well (one raised by refuseIfLimited already has it).
+  if (error.status === 429 && !reply.hasHeader('Retry-After')) reply.header('Retry-After', String(error.retryAfterSeconds))
   if (error.status === 503) {
     reply.header('Retry-After', String(error.retryAfterSeconds))
     // An outage is logged once, where it is noticed (the database adapter), not once per request.

@@ -1,0 +1,134 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { z } from 'zod'
+import { ApiError, parseOrThrow } from '../errors.ts'
+import { header } from '../http/context.ts'
+import { DASHBOARD_ROLES, type DashboardRole, type DashboardUser } from './people.ts'
+import type { DashboardPeople, SignedIn } from './service.ts'
+import { endedSessionCookie, SESSION_MAX_MS, sessionCookie, sessionTokenOf } from './sessions.ts'
+
+// The dashboard's API (issue 25): session-authenticated routes under /dashboard/api/, for its browser code,
+// which never holds an API key. Every state-changing request must come from the dashboard's own origin, and,
+// once signed in, carry the session's CSRF token: a cookie alone changes nothing.
+
+/** The header the dashboard's browser code sends the session's CSRF token in. */
+export const CSRF_HEADER = 'X-CSRF-Token'
+
+const Credentials = z.strictObject({ email: z.string().min(1).max(320), password: z.string().min(1).max(1024) })
+const NewPassword = z.strictObject({ password: z.string().max(1024) })
+const NewInvitation = z.strictObject({
+  email: z.string().min(1).max(320),
+  role: z.enum(DASHBOARD_ROLES),
+  merchantId: z.string().min(1).nullable().optional(),
+})
+const AuditQuery = z.object({ limit: z.coerce.number().int().min(1).max(200).default(50) })
+
+/** What the browser code is told of the signed-in user; never a hash, never a token but the CSRF one. */
+const userView = (user: DashboardUser) => ({
+  id: user.id,
+  email: user.email,
+  role: user.role,
+  partnerId: user.partnerId,
+  merchantId: user.merchantId,
+})
+
+const RANK: Record<DashboardRole, number> = { viewer: 0, admin: 1, owner: 2 }
+
+/** Refuses (403) a user whose role is below `least`: the server decides, whatever the page shows. */
+export function requireRole(user: DashboardUser, least: DashboardRole): void {
+  if (RANK[user.role] < RANK[least]) {
+    throw new ApiError('role_forbidden', `This needs the ${least} role; you are ${user.role === 'admin' ? 'an' : 'a'} ${user.role}.`)
+  }
+}
+
+export function dashboardRoutes(
+  app: FastifyInstance,
+  deps: { people: DashboardPeople; publicOrigin: () => string; invitationUrl: (token: string) => string },
+) {
+  const origin = (request: FastifyRequest) => ({ address: request.ip })
+
+  /** Login CSRF too: a sign-in or an invitation answered from another site's form is refused. */
+  function sameOrigin(request: FastifyRequest): void {
+    if (header(request, 'Origin') !== deps.publicOrigin()) {
+      throw new ApiError('csrf_refused', 'This request did not come from the dashboard’s own pages.')
+    }
+  }
+
+  /** The signed-in user, for a state-changing request: the cookie, the origin and the CSRF token must agree. */
+  async function changing(request: FastifyRequest) {
+    const signed = await deps.people.authenticate(sessionTokenOf(header(request, 'Cookie')))
+    sameOrigin(request)
+    if (header(request, CSRF_HEADER) !== signed.session.csrfToken) {
+      throw new ApiError('csrf_refused', `This request did not carry the session’s ${CSRF_HEADER}.`)
+    }
+    return signed
+  }
+
+  const reading = (request: FastifyRequest) => deps.people.authenticate(sessionTokenOf(header(request, 'Cookie')))
+
+  function startSession(reply: FastifyReply, signed: SignedIn, status: number) {
+    reply.header('Set-Cookie', sessionCookie(signed.token, SESSION_MAX_MS)).header('Cache-Control', 'no-store')
+    return reply.code(status).send({ user: userView(signed.user), csrfToken: signed.session.csrfToken })
+  }
+
+  app.get<{ Params: { token: string } }>('/dashboard/api/invitations/:token', async (request, reply) => {
+    const invitation = await deps.people.invitation(request.params.token)
+    return reply
+      .header('Cache-Control', 'no-store')
+      .send({ email: invitation.email, role: invitation.role, expiresAt: invitation.expiresAt })
+  })
+
+  app.post<{ Params: { token: string } }>('/dashboard/api/invitations/:token/password', async (request, reply) => {
+    sameOrigin(request)
+    const { password } = parseOrThrow(NewPassword, request.body, 'body')
+    return startSession(reply, await deps.people.acceptWithPassword(request.params.token, password, origin(request)), 201)
+  })
+
+  app.post('/dashboard/api/sign-in', async (request, reply) => {
+    sameOrigin(request)
+    const { email, password } = parseOrThrow(Credentials, request.body, 'body')
+    return startSession(reply, await deps.people.signIn(email, password, origin(request)), 200)
+  })
+
+  app.get('/dashboard/api/session', async (request, reply) => {
+    const { user, session } = await reading(request)
+    return reply.header('Cache-Control', 'no-store').send({ user: userView(user), csrfToken: session.csrfToken })
+  })
+
+  app.post('/dashboard/api/sign-out', async (request, reply) => {
+    const { user } = await changing(request)
+    await deps.people.signOut(sessionTokenOf(header(request, 'Cookie')) ?? '', user, origin(request))
+    return reply.header('Set-Cookie', endedSessionCookie).code(204).send()
+  })
+
+  app.post('/dashboard/api/sign-out-everywhere', async (request, reply) => {
+    const { user } = await changing(request)
+    const ended = await deps.people.signOutEverywhere(user, origin(request))
+    return reply.header('Set-Cookie', endedSessionCookie).send({ ended })
+  })
+
+  // Owners invite; the link is shown to them to send, as Till sends no email.
+  app.post('/dashboard/api/invitations', async (request, reply) => {
+    const { user } = await changing(request)
+    requireRole(user, 'owner')
+    const body = parseOrThrow(NewInvitation, request.body, 'body')
+    const merchantId = user.merchantId ?? body.merchantId ?? null
+    const { token, invitation } = await deps.people.invite({
+      ...body,
+      merchantId,
+      partnerId: user.partnerId,
+      invitedBy: user,
+      origin: origin(request),
+    })
+    return reply
+      .code(201)
+      .send({ invitationUrl: deps.invitationUrl(token), email: invitation.email, role: invitation.role, expiresAt: invitation.expiresAt })
+  })
+
+  app.get('/dashboard/api/audit-log', async (request, reply) => {
+    const { user } = await reading(request)
+    requireRole(user, 'owner')
+    const { limit } = parseOrThrow(AuditQuery, request.query, 'query')
+    const entries = await deps.people.audit.page(user.partnerId, { limit })
+    return reply.header('Cache-Control', 'no-store').send({ data: entries.map((entry) => ({ ...entry, at: entry.at.toISOString() })) })
+  })
+}
