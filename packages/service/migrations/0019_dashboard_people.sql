@@ -66,3 +66,7 @@ CREATE INDEX audit_log_partner ON audit_log (partner_id, at DESC, id DESC);
 -- alike (dashboard/sign-in.ts).
 CREATE INDEX audit_log_failed_by_actor ON audit_log (actor, at) WHERE action = 'sign_in_failed';
 CREATE INDEX audit_log_failed_by_address ON audit_log (address, at) WHERE action = 'sign_in_failed';
+
+-- A payment's page reads its timeline by the payment: its bound transfers, and its webhook events.
+CREATE INDEX evm_transfers_payment ON evm_transfers (payment_id);
+CREATE INDEX webhook_events_payment ON webhook_events (payment_id) WHERE payment_id IS NOT NULL;

@@ -50,9 +50,10 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
   const payments = paymentsArea(ctx)
   const rails = await railsArea(ctx, payments)
   const refunds = await refundsArea(ctx, { refundRails: rails.refundRails })
-  const areas = [payments, await listingArea(ctx, payments), merchantsArea(ctx), refunds, await webhooksArea(ctx), rails]
+  const listing = await listingArea(ctx, payments)
+  const areas = [payments, listing, merchantsArea(ctx), refunds, await webhooksArea(ctx), rails]
 
-  dashboardArea(ctx)
+  dashboardArea(ctx, { payments: payments.payments, refunds: refunds.refunds, listing: listing.forDashboard })
   metaRoutes(app, { db, sandbox: config.sandbox, served })
   const apiLimits = { ...DEFAULT_API_LIMITS, ...config.apiRateLimits }
   const limiters = {

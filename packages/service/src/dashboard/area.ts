@@ -1,4 +1,8 @@
 import type { AreaContext } from '../area-context.ts'
+import type { PaymentService } from '../payments/index.ts'
+import type { RefundService } from '../refunds/index.ts'
+import { sessionGuards } from './guards.ts'
+import { type DashboardListing, dashboardPaymentRoutes } from './payment-routes.ts'
 import { dashboardRoutes } from './routes.ts'
 import { dashboardPeople } from './service.ts'
 import { dashboardUrls } from './urls.ts'
@@ -7,9 +11,11 @@ import { dashboardUrls } from './urls.ts'
  * The dashboard (issue 25): its people, their sessions and the audit log, over session-authenticated routes
  * under /dashboard/api/. The browser code that uses them comes with packages/dashboard.
  */
-export function dashboardArea(ctx: AreaContext) {
+export function dashboardArea(ctx: AreaContext, deps: { payments: PaymentService; refunds: RefundService; listing: DashboardListing }) {
   const people = dashboardPeople({ db: ctx.db, clock: ctx.clock })
   const urls = dashboardUrls(ctx.config)
-  dashboardRoutes(ctx.app, { people, publicOrigin: urls.origin, invitationUrl: urls.invitation })
+  const guards = sessionGuards(people, urls.origin)
+  dashboardRoutes(ctx.app, { people, guards, invitationUrl: urls.invitation })
+  dashboardPaymentRoutes(ctx.app, { ...deps, db: ctx.db, clock: ctx.clock, people, guards })
   return { people }
 }

@@ -1,7 +1,15 @@
 import type { Queryable } from '../db/port.ts'
 
 /** What the audit log records (issue 25, point 4); issue 26 adds key and webhook changes through the dashboard. */
-export type AuditAction = 'sign_in' | 'sign_in_failed' | 'sign_out' | 'sign_out_everywhere' | 'invitation_created' | 'invitation_accepted'
+export type AuditAction =
+  | 'sign_in'
+  | 'sign_in_failed'
+  | 'sign_out'
+  | 'sign_out_everywhere'
+  | 'invitation_created'
+  | 'invitation_accepted'
+  | 'payment_cancelled'
+  | 'refund_created'
 
 export type AuditEntry = {
   partnerId: string | null

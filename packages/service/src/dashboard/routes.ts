@@ -3,15 +3,12 @@ import { z } from 'zod'
 import { ApiError, parseOrThrow } from '../errors.ts'
 import { header } from '../http/context.ts'
 import { DASHBOARD_ROLES, type DashboardRole, type DashboardUser } from './people.ts'
+import type { SessionGuards } from './guards.ts'
 import type { DashboardPeople, SignedIn } from './service.ts'
 import { endedSessionCookie, SESSION_MAX_MS, sessionCookie, sessionTokenOf } from './sessions.ts'
 
 // The dashboard's API (issue 25): session-authenticated routes under /dashboard/api/, for its browser code,
-// which never holds an API key. Every state-changing request must come from the dashboard's own origin, and,
-// once signed in, carry the session's CSRF token: a cookie alone changes nothing.
-
-/** The header the dashboard's browser code sends the session's CSRF token in. */
-export const CSRF_HEADER = 'X-CSRF-Token'
+// which never holds an API key (guards.ts says who is asking).
 
 const Credentials = z.strictObject({ email: z.string().min(1).max(320), password: z.string().min(1).max(1024) })
 const NewPassword = z.strictObject({ password: z.string().max(1024) })
@@ -42,28 +39,10 @@ export function requireRole(user: DashboardUser, least: DashboardRole): void {
 
 export function dashboardRoutes(
   app: FastifyInstance,
-  deps: { people: DashboardPeople; publicOrigin: () => string; invitationUrl: (token: string) => string },
+  deps: { people: DashboardPeople; guards: SessionGuards; invitationUrl: (token: string) => string },
 ) {
   const origin = (request: FastifyRequest) => ({ address: request.ip })
-
-  /** Login CSRF too: a sign-in or an invitation answered from another site's form is refused. */
-  function sameOrigin(request: FastifyRequest): void {
-    if (header(request, 'Origin') !== deps.publicOrigin()) {
-      throw new ApiError('csrf_refused', 'This request did not come from the dashboard’s own pages.')
-    }
-  }
-
-  /** The signed-in user, for a state-changing request: the cookie, the origin and the CSRF token must agree. */
-  async function changing(request: FastifyRequest) {
-    const signed = await deps.people.authenticate(sessionTokenOf(header(request, 'Cookie')))
-    sameOrigin(request)
-    if (header(request, CSRF_HEADER) !== signed.session.csrfToken) {
-      throw new ApiError('csrf_refused', `This request did not carry the session’s ${CSRF_HEADER}.`)
-    }
-    return signed
-  }
-
-  const reading = (request: FastifyRequest) => deps.people.authenticate(sessionTokenOf(header(request, 'Cookie')))
+  const { sameOrigin, reading, changing } = deps.guards
 
   function startSession(reply: FastifyReply, signed: SignedIn, status: number) {
     reply.header('Set-Cookie', sessionCookie(signed.token, SESSION_MAX_MS)).header('Cache-Control', 'no-store')

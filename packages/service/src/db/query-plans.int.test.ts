@@ -10,6 +10,10 @@ import { unappliedTransfers } from '../evm/unapplied.ts'
 import { matchQueries } from '../evm/transfer-match.ts'
 import { watchCursors } from '../evm/watch-cursors.ts'
 import { refundStore } from '../refunds/store.ts'
+import { auditLog } from '../dashboard/audit.ts'
+import { peopleStore } from '../dashboard/people.ts'
+import { sessionStore } from '../dashboard/sessions.ts'
+import { paymentTimeline } from '../dashboard/timeline.ts'
 
 let tdb: TestDatabase
 beforeAll(async () => {
@@ -80,6 +84,15 @@ const lookups: Array<[string, (db: Queryable) => Promise<unknown>]> = [
   ['compare-and-set refund change', (db) => refundStore(db).move({ id: 'rfd_x', to: 'cancelled', now })],
   ['refunds due a check (refund follower)', (db) => refundStore(db).lease(now, now, 20)],
   ['refunds a transfer may pay (the chain watcher)', (db) => refundStore(db).awaitingTransferOn('eip155:8453')],
+  ['a payment’s timeline (its dashboard page)', (db) => paymentTimeline(db, 'pay_x')],
+  ['a dashboard session by its token', (db) => sessionStore(db).find('token', now)],
+  [
+    'failed sign-ins of an account and an address',
+    (db) => auditLog(db).failedSignIns({ actor: 'a@b.example', address: '127.0.0.1', since: now }),
+  ],
+  ['a partner’s audit log', (db) => auditLog(db).page('ptn_x', { limit: 50 })],
+  ['a dashboard user by email', (db) => peopleStore(db).userByEmail('a@b.example')],
+  ['an invitation by its token', (db) => peopleStore(db).invitationByToken('token')],
   ...listingQueries(),
 ]
 
@@ -115,7 +128,7 @@ describe('every lookup the service makes is backed by an index', () => {
     expect(plans.length).toBeGreaterThan(0)
     for (const plan of plans) {
       expect(plan).not.toMatch(
-        /Seq Scan on (payments|payment_transitions|api_keys|merchants|partners|apps|payment_stats|payment_stats_partner|payment_stat_deltas|evm_unapplied_transfers|refunds)\b/,
+        /Seq Scan on (payments|payment_transitions|api_keys|merchants|partners|apps|payment_stats|payment_stats_partner|payment_stat_deltas|evm_unapplied_transfers|refunds|evm_transfers|webhook_events|payment_quotes|dashboard_users|dashboard_sessions|dashboard_invitations|audit_log)\b/,
       )
     }
   })

@@ -1,3 +1,4 @@
+import { API_VERSIONS, DEFAULT_API_VERSION, type RawQuery } from '@till/contract'
 import type { AreaContext, V1Routes } from '../area-context.ts'
 import { runsWith } from '../core/periodic.ts'
 import { paymentListingRoutes } from './routes.ts'
@@ -21,5 +22,17 @@ export async function listingArea(ctx: AreaContext, payments: Pick<PaymentsArea,
   })
   if (ctx.jobs.statsCompactionMs > 0) runsWith(app, statsCompactor({ db, intervalMs: ctx.jobs.statsCompactionMs, log: app.log }))
   const v1: V1Routes = (routes) => paymentListingRoutes(routes, { auth: ctx.auth, listing })
-  return { v1 }
+  /**
+   * The dashboard's Payments page: the same listing, scoped by who signed in, on the newest version (its
+   * statuses and fields as the API's newest clients see them).
+   */
+  const forDashboard = (input: { partnerId: string; merchantId: string | null; query: RawQuery }) =>
+    listing.list({
+      scope: input.merchantId
+        ? { kind: 'merchant', partnerId: input.partnerId, merchantId: input.merchantId }
+        : { kind: 'partner', partnerId: input.partnerId },
+      version: API_VERSIONS[API_VERSIONS.length - 1] ?? DEFAULT_API_VERSION,
+      query: input.query,
+    })
+  return { v1, forDashboard }
 }

@@ -31,8 +31,7 @@ export function toListingFilter(query: PaymentListQuery, scope: ListingScope, to
     partnerId: scope.partnerId,
     ...(merchantIds ? { merchantIds } : {}),
     ...(scope.kind === 'wallet' ? { wallet: { appId: scope.appId, clientId: scope.clientId } } : {}),
-    // The listing's `requires_action` is a stored `pending`; nothing in Till is ever `cancelled`, so that value
-    // is accepted and matches no payment.
+    // The listing's `requires_action` is a stored `pending`; every other value is stored as it is named.
     ...(query.status ? { statuses: unique(query.status.map(fromListingStatus).filter((status) => status !== undefined)) } : {}),
     ...(tokenSymbols ? { tokenSymbols: unique(tokenSymbols) } : {}),
     ...(query.network ? { networks: unique(query.network) } : {}),
@@ -42,7 +41,7 @@ export function toListingFilter(query: PaymentListQuery, scope: ListingScope, to
   }
 }
 
-/** Whether a filter can match anything at all: `status=cancelled` alone cannot. */
+/** Whether a filter can match anything at all: an empty list of statuses cannot. */
 export const matchesNothing = (filter: ListingFilter): boolean => filter.statuses?.length === 0
 
 /** Positional parameters for one statement: `add` returns the placeholder of the value it was given. */

@@ -1,0 +1,107 @@
+import { Caip10, IDEMPOTENCY_KEY_HEADER, isFinalStatus, PositiveMinorUnits, type RawQuery } from '@till/contract'
+import { z } from 'zod'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { parseOrThrow, paymentNotFound } from '../errors.ts'
+import { header } from '../http/context.ts'
+import { idempotencyKeyOf } from '../http/idempotency.ts'
+import type { PaymentRecord, PaymentService } from '../payments/index.ts'
+import type { RefundService } from '../refunds/index.ts'
+import type { DashboardUser } from './people.ts'
+import { requireRole } from './routes.ts'
+import type { DashboardPeople } from './service.ts'
+import { paymentTimeline } from './timeline.ts'
+import type { Database } from '../db/port.ts'
+import type { Clock } from '../core/clock.ts'
+import type { SessionGuards } from './guards.ts'
+
+/** The listing the dashboard shows, scoped by who is signed in (the listing area's own service). */
+export type DashboardListing = (input: { partnerId: string; merchantId: string | null; query: RawQuery }) => Promise<unknown>
+
+export type DashboardPaymentDeps = {
+  db: Database
+  people: DashboardPeople
+  payments: PaymentService
+  refunds: RefundService
+  listing: DashboardListing
+  guards: SessionGuards
+  clock: Clock
+}
+
+// POST /v1/refunds's fields that the payment's page asks for; the payment is the page's.
+const RefundForm = z.strictObject({
+  amount: PositiveMinorUnits.optional(),
+  reason: z.string().trim().min(1).max(500).optional(),
+  destination: Caip10.optional(),
+})
+
+/**
+ * The Payments page's data and a payment's page (issue 25, points 5 and 6): the listing with its stats, a
+ * payment with its timeline, and the actions an admin or owner may take on it, recorded in the audit log.
+ */
+export function dashboardPaymentRoutes(app: FastifyInstance, deps: DashboardPaymentDeps) {
+  /** A payment the user may see: the partner's, and the user's merchant's when they are limited to one. */
+  async function visible(user: DashboardUser, id: string): Promise<PaymentRecord> {
+    const payment = await deps.payments.readForCheckout(id)
+    const mine = payment && payment.partnerId === user.partnerId && (user.merchantId === null || payment.merchantId === user.merchantId)
+    if (!payment || !mine) throw paymentNotFound(id)
+    return payment
+  }
+
+  const audit = (user: DashboardUser, request: FastifyRequest, action: 'payment_cancelled' | 'refund_created', target: string) =>
+    deps.people.audit.record({
+      partnerId: user.partnerId,
+      userId: user.id,
+      actor: user.email,
+      action,
+      target,
+      address: request.ip,
+      at: deps.clock.now(),
+    })
+
+  app.get('/dashboard/api/payments', async (request, reply) => {
+    const { user } = await deps.guards.reading(request)
+    const page = await deps.listing({ partnerId: user.partnerId, merchantId: user.merchantId, query: request.query as RawQuery })
+    return reply.header('Cache-Control', 'no-store').send(page)
+  })
+
+  app.get<{ Params: { paymentId: string } }>('/dashboard/api/payments/:paymentId', async (request, reply) => {
+    const { user } = await deps.guards.reading(request)
+    const payment = await visible(user, request.params.paymentId)
+    const acts = user.role !== 'viewer'
+    return reply.header('Cache-Control', 'no-store').send({
+      paymentId: payment.id,
+      merchantId: payment.merchantId,
+      referenceId: payment.referenceId,
+      status: payment.status,
+      isFinal: isFinalStatus(payment.status),
+      amount: { currency: payment.currency, value: payment.amountMinor.toString() },
+      timeline: await paymentTimeline(deps.db, payment.id),
+      actions: { cancel: acts && payment.status === 'pending', refund: acts && payment.status === 'succeeded' },
+    })
+  })
+
+  app.post<{ Params: { paymentId: string } }>('/dashboard/api/payments/:paymentId/cancel', async (request, reply) => {
+    const { user } = await deps.guards.changing(request)
+    requireRole(user, 'admin')
+    const payment = await visible(user, request.params.paymentId)
+    const cancelled = await deps.payments.cancel(payment.id, payment.merchantId, payment.partnerId)
+    await audit(user, request, 'payment_cancelled', payment.id)
+    return reply.send({ paymentId: cancelled.id, status: cancelled.status })
+  })
+
+  app.post<{ Params: { paymentId: string } }>('/dashboard/api/payments/:paymentId/refunds', async (request, reply) => {
+    const { user } = await deps.guards.changing(request)
+    requireRole(user, 'admin')
+    const idempotencyKey = idempotencyKeyOf(header(request, IDEMPOTENCY_KEY_HEADER))
+    const form = parseOrThrow(RefundForm, request.body ?? {}, 'body')
+    const payment = await visible(user, request.params.paymentId)
+    const answer = await deps.refunds.create({
+      partnerId: payment.partnerId,
+      merchantId: payment.merchantId,
+      request: { ...form, paymentId: payment.id },
+      idempotencyKey: `dashboard:${user.id}:${idempotencyKey}`,
+    })
+    if (!answer.replayed) await audit(user, request, 'refund_created', answer.body.id)
+    return reply.code(answer.status).send(answer.body)
+  })
+}

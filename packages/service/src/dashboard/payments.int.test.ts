@@ -1,0 +1,142 @@
+// The dashboard's payments (issue 25, points 5 and 6, server side): the listing scoped by who signed in, a
+// payment's page with its timeline, and cancel and refund for admins and owners only, each in the audit log.
+import type { LightMyRequestResponse } from 'fastify'
+import { beforeEach, describe, expect, it } from 'vitest'
+import { createAccount, createBody, testClock, type Account, useTestApp } from '../../test/fixtures.ts'
+import { accountStore } from '../accounts/store.ts'
+import type { DashboardRole } from './people.ts'
+import { dashboardPeople } from './service.ts'
+
+const clock = testClock()
+const ctx = useTestApp({ clock, config: { sandbox: true } })
+const ORIGIN = 'https://checkout.till.test'
+let account: Account
+let otherMerchant: string
+beforeEach(async () => {
+  clock.set(new Date('2026-11-21T12:00:00.000Z'))
+  account = await createAccount(ctx.tdb.db, { sandbox: true })
+  otherMerchant = (
+    await accountStore(ctx.tdb.db).createMerchant({
+      partnerId: account.partnerId,
+      name: 'Kiosk',
+      email: 'k@shop.example',
+      now: clock.now(),
+    })
+  ).id
+})
+
+let emails = 0
+/** A signed-in user of the account's partner: their cookie and CSRF token as the dashboard's page holds them. */
+async function member(role: DashboardRole, merchantId: string | null = null) {
+  const people = dashboardPeople({ db: ctx.tdb.db, clock })
+  const email = `staff${++emails}@shop.example`
+  const { token } = await people.invite({
+    partnerId: account.partnerId,
+    email,
+    role,
+    merchantId,
+    invitedBy: null,
+    origin: { address: null },
+  })
+  const accepted = await ctx.app.inject({
+    method: 'POST',
+    url: `/dashboard/api/invitations/${token}/password`,
+    headers: { origin: ORIGIN },
+    payload: { password: 'plum-orbit-violet-kettle' },
+  })
+  const cookie = String(accepted.headers['set-cookie']).split(';')[0] ?? ''
+  const csrf = accepted.json<{ csrfToken: string }>().csrfToken
+  return {
+    get: (url: string) => ctx.app.inject({ url, headers: { cookie } }),
+    post: (url: string, payload: object = {}, headers: Record<string, string> = {}) =>
+      ctx.app.inject({ method: 'POST', url, payload, headers: { cookie, origin: ORIGIN, 'x-csrf-token': csrf, ...headers } }),
+  }
+}
+
+async function payment(merchantId = account.merchantId, outcome?: 'succeeded'): Promise<string> {
+  const headers = { ...account.headers, 'merchant-id': merchantId }
+  const created = await ctx.app.inject({ method: 'POST', url: '/v1/merchant/payment', headers, payload: createBody() })
+  const { paymentId } = created.json<{ paymentId: string }>()
+  if (outcome) await ctx.app.inject({ method: 'POST', url: `/v1/sandbox/payments/${paymentId}/simulate`, headers, payload: { outcome } })
+  return paymentId
+}
+
+const codeOf = (response: LightMyRequestResponse) => response.json<{ code: string }>().code
+const ids = (response: LightMyRequestResponse) => response.json<{ data: { paymentId: string }[] }>().data.map((p) => p.paymentId)
+
+describe('the Payments page’s data', () => {
+  it('lists the partner’s payments with their stats, and only its merchant’s for a user limited to one', async () => {
+    const ours = await payment()
+    const theirs = await payment(otherMerchant)
+    const owner = await member('owner')
+    const listed = await owner.get('/dashboard/api/payments?limit=10')
+    expect(listed.statusCode).toBe(200)
+    expect(ids(listed).sort()).toEqual([ours, theirs].sort())
+    expect(listed.json()).toMatchObject({ stats: { totalTransactions: 2 } })
+    const clerk = await member('admin', otherMerchant)
+    expect(ids(await clerk.get('/dashboard/api/payments'))).toEqual([theirs])
+    expect((await clerk.get(`/dashboard/api/payments/${ours}`)).statusCode).toBe(404)
+    expect((await ctx.app.inject({ url: '/dashboard/api/payments' })).statusCode).toBe(401)
+  })
+
+  it('filters as the listing does, cancelled included', async () => {
+    const cancelled = await payment()
+    await payment()
+    const admin = await member('admin')
+    expect((await admin.post(`/dashboard/api/payments/${cancelled}/cancel`)).statusCode).toBe(200)
+    expect(ids(await admin.get('/dashboard/api/payments?status=cancelled'))).toEqual([cancelled])
+  })
+})
+
+describe('a payment’s page', () => {
+  it('shows its timeline: created, status changes and refunds, with the actions the role allows', async () => {
+    const paid = await payment(account.merchantId, 'succeeded')
+    const owner = await member('owner')
+    const refund = await owner.post(
+      `/dashboard/api/payments/${paid}/refunds`,
+      { amount: '500', reason: 'Broken cup' },
+      { 'idempotency-key': 'r1' },
+    )
+    expect(refund.statusCode).toBe(201)
+    expect(refund.json()).toMatchObject({ paymentId: paid, status: 'awaiting_destination', claimUrl: expect.any(String) })
+    const page = await owner.get(`/dashboard/api/payments/${paid}`)
+    expect(page.json()).toMatchObject({ paymentId: paid, status: 'succeeded', actions: { cancel: false, refund: true } })
+    const timeline = page.json<{ timeline: { kind: string; to?: string; refundId?: string }[] }>().timeline
+    expect(timeline.filter((entry) => entry.kind === 'status').map((entry) => entry.to)).toEqual(['pending', 'processing', 'succeeded'])
+    expect(timeline.filter((entry) => entry.kind === 'refund').map((entry) => entry.refundId)).toEqual([refund.json<{ id: string }>().id])
+    const viewer = await member('viewer')
+    expect((await viewer.get(`/dashboard/api/payments/${paid}`)).json()).toMatchObject({ actions: { cancel: false, refund: false } })
+  })
+})
+
+describe('cancel and refund from the dashboard', () => {
+  it('refuse a viewer with 403 and a forged request with its cookie alone, and change nothing', async () => {
+    const open = await payment()
+    const viewer = await member('viewer')
+    const refused = await viewer.post(`/dashboard/api/payments/${open}/cancel`)
+    expect([refused.statusCode, codeOf(refused)]).toEqual([403, 'role_forbidden'])
+    const admin = await member('admin')
+    const forged = await admin.post(
+      `/dashboard/api/payments/${open}/cancel`,
+      {},
+      { 'x-csrf-token': 'guessed', origin: 'https://evil.example' },
+    )
+    expect([forged.statusCode, codeOf(forged)]).toEqual([403, 'csrf_refused'])
+    expect((await admin.get(`/dashboard/api/payments/${open}`)).json()).toMatchObject({ status: 'pending', actions: { cancel: true } })
+  })
+
+  it('are recorded in the audit log: who cancelled, who refunded, from where', async () => {
+    const open = await payment()
+    const paid = await payment(account.merchantId, 'succeeded')
+    const owner = await member('owner')
+    await owner.post(`/dashboard/api/payments/${open}/cancel`)
+    const refund = await owner.post(`/dashboard/api/payments/${paid}/refunds`, {}, { 'idempotency-key': 'whole' })
+    const again = await owner.post(`/dashboard/api/payments/${paid}/refunds`, {}, { 'idempotency-key': 'whole' })
+    expect(again.json<{ id: string }>().id).toBe(refund.json<{ id: string }>().id)
+    const log = (await owner.get('/dashboard/api/audit-log')).json<{ data: { action: string; target: string | null; address: string }[] }>()
+    expect(log.data.filter((entry) => entry.action === 'payment_cancelled' || entry.action === 'refund_created')).toEqual([
+      expect.objectContaining({ action: 'refund_created', target: refund.json<{ id: string }>().id, address: '127.0.0.1' }),
+      expect.objectContaining({ action: 'payment_cancelled', target: open }),
+    ])
+  })
+})
