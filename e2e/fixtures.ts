@@ -48,6 +48,8 @@ export interface Till {
   merchantId: string
   /** The sandbox partner's pinned Pay-Version. */
   version: string
+  /** The sandbox owner's single-use dashboard invitation, while that owner has no account. */
+  dashboardInviteUrl: string | undefined
   /**
    * POST /v1/merchant/payment. Defaults: 12.50 EUR and a new referenceId on every call; no checkout
    * (redirect disabled) unless given. Throws with the response body unless the answer is 2xx.
@@ -171,6 +173,7 @@ export async function startTill(
     apiKey: service.apiKey,
     merchantId: service.merchantId,
     version: service.version,
+    dashboardInviteUrl: service.dashboardInviteUrl,
     createPayment: (input = {}) =>
       client.merchantPayments.create({
         amount: input.amount ?? { unit: 'iso4217/EUR', value: '1250' },

@@ -72,6 +72,9 @@ async function main(): Promise<void> {
       `    Api-Key      ${stack.till.apiKey}`,
       `    Merchant-Id  ${stack.till.merchantId}`,
       `  Checkout    ${stack.till.checkoutUrl}  (Till's payment page, over HTTPS, where the shop sends buyers)`,
+      stack.till.dashboardInviteUrl
+        ? `  Dashboard: ${stack.till.dashboardInviteUrl}  (the shop owner's single-use invitation: open it to make your account)`
+        : `  Dashboard: ${stack.till.baseUrl}/dashboard/  (sign in as owner@sandbox.till.test)`,
       '',
       ...(stack.localChain
         ? [

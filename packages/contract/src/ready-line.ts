@@ -13,6 +13,11 @@ const ReadyAddresses = z.object({
   baseUrl: HttpUrl,
   /** The hosted checkout page; a payment's page is `${checkoutUrl}/${paymentId}`. */
   checkoutUrl: HttpUrl,
+  /**
+   * `till serve --sandbox`: a single-use link for the sandbox partner's dashboard owner, valid 24 hours; absent
+   * once that owner has an account (sign in at `${baseUrl}/dashboard/`).
+   */
+  dashboardInviteUrl: HttpUrl.optional(),
 })
 
 /** The test partner's key, its merchant, its API version and its wallet app, which `till serve --sandbox` sets up. */

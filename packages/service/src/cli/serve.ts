@@ -3,7 +3,9 @@ import { pino, type Logger } from 'pino'
 import type { z } from 'zod'
 import { commandHelp } from '../config/flag-help.ts'
 import { ServeConfig, SERVE_FLAGS } from '../config/serve-flags.ts'
+import { dashboardPeople, dashboardUrls } from '../dashboard/index.ts'
 import { describeStorage, openDatabase } from '../db/open.ts'
+import type { Database } from '../db/port.ts'
 import { systemClock } from '../core/clock.ts'
 import { loadEvmConfig } from '../evm/index.ts'
 import { ensureSandboxAccounts, type SandboxAccounts } from '../sandbox/index.ts'
@@ -93,6 +95,7 @@ export async function serve(argv: string[], env: Record<string, string | undefin
     // could only fail requests: better to exit and let a supervisor restart it.
     void db.serverExited.then((reason) => resolve({ serverGone: reason }))
   })
+  const dashboardInviteUrl = sandbox ? await sandboxOwnerInvitation(db, sandbox.partnerId, baseUrl) : undefined
   logger.info({ baseUrl, storage: describeStorage(storage), sandbox: config.sandbox }, 'till is ready')
   if (config.json) {
     // Typed against the schema every launcher parses it with, so the two cannot drift apart.
@@ -100,10 +103,11 @@ export async function serve(argv: string[], env: Record<string, string | undefin
       baseUrl,
       checkoutUrl,
       ...(sandbox ? { apiKey: sandbox.apiKey, merchantId: sandbox.merchantId, version: sandbox.version, appId: sandbox.appId } : {}),
+      ...(dashboardInviteUrl ? { dashboardInviteUrl } : {}),
     }
     process.stdout.write(`${JSON.stringify(line)}\n`)
   } else {
-    process.stdout.write(readyBanner(baseUrl, checkoutUrl, describeStorage(storage), sandbox))
+    process.stdout.write(readyBanner(baseUrl, checkoutUrl, describeStorage(storage), sandbox, dashboardInviteUrl))
   }
 
   const ending = await ended
@@ -121,12 +125,35 @@ export async function serve(argv: string[], env: Record<string, string | undefin
   return 0
 }
 
-function readyBanner(baseUrl: string, checkoutUrl: string, storage: string, sandbox: SandboxAccounts | undefined): string {
+/** The sandbox partner's dashboard owner: invited at each start until the account exists, then signs in. */
+export const SANDBOX_OWNER_EMAIL = 'owner@sandbox.till.test'
+
+async function sandboxOwnerInvitation(db: Database, partnerId: string, baseUrl: string): Promise<string | undefined> {
+  const people = dashboardPeople({ db, clock: systemClock })
+  if (await people.hasAccount(SANDBOX_OWNER_EMAIL)) return undefined
+  const { token } = await people.invite({
+    partnerId,
+    email: SANDBOX_OWNER_EMAIL,
+    role: 'owner',
+    invitedBy: null,
+    origin: { address: null },
+  })
+  return dashboardUrls({ checkoutUrl: () => baseUrl, publicUrl: () => baseUrl }).invitation(token)
+}
+
+function readyBanner(
+  baseUrl: string,
+  checkoutUrl: string,
+  storage: string,
+  sandbox: SandboxAccounts | undefined,
+  dashboardInviteUrl: string | undefined,
+): string {
   const lines = [
     `Till is listening on ${baseUrl}`,
     `  data           ${storage}`,
     `  checkout page  ${checkoutUrl}/<paymentId>`,
     `  OpenAPI        ${baseUrl}/openapi.json`,
+    `  dashboard      ${dashboardInviteUrl ?? `${baseUrl}/dashboard/`}${dashboardInviteUrl ? '  (the sandbox owner’s invitation: open it once)' : ''}`,
   ]
   if (sandbox) {
     lines.push(

@@ -3,6 +3,7 @@ import type { PaymentService } from '../payments/index.ts'
 import type { RefundService } from '../refunds/index.ts'
 import { sessionGuards } from './guards.ts'
 import { type DashboardListing, dashboardPaymentRoutes } from './payment-routes.ts'
+import { dashboardPageRoutes } from './page-routes.ts'
 import { dashboardRoutes } from './routes.ts'
 import { dashboardPeople } from './service.ts'
 import { dashboardUrls } from './urls.ts'
@@ -17,5 +18,6 @@ export function dashboardArea(ctx: AreaContext, deps: { payments: PaymentService
   const guards = sessionGuards(people, urls.origin)
   dashboardRoutes(ctx.app, { people, guards, invitationUrl: urls.invitation })
   dashboardPaymentRoutes(ctx.app, { ...deps, db: ctx.db, clock: ctx.clock, people, guards })
+  dashboardPageRoutes(ctx.app, { https: () => urls.origin().startsWith('https:') })
   return { people }
 }

@@ -103,6 +103,9 @@ export function dashboardPeople(deps: { db: Database; clock: Clock }) {
       return { token, invitation }
     },
 
+    /** Whether an account exists for this email: the sandbox invites its owner only until it does. */
+    hasAccount: async (email: string) => (await people.userByEmail(email)) !== undefined,
+
     /** What the invitation page shows before the account is made. */
     invitation: usable,
 

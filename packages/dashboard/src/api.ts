@@ -1,0 +1,86 @@
+// The dashboard's calls to its own server, under /dashboard/api/: the session cookie goes by itself; the CSRF
+// token the session gave goes with every state-changing request. The API key never reaches this code.
+
+export type User = { id: string; email: string; role: 'owner' | 'admin' | 'viewer'; partnerId: string; merchantId: string | null }
+export type Signed = { user: User; csrfToken: string }
+
+/** The spec's error body, as every refusal of the server carries it. */
+export class ApiProblem extends Error {
+  readonly status: number
+  readonly code: string
+  readonly issues: { field: string; message: string }[]
+  constructor(status: number, body: { message?: string; code?: string; issues?: { field: string; message: string }[] }) {
+    super(body.message ?? `HTTP ${status}`)
+    this.status = status
+    this.code = body.code ?? 'unknown'
+    this.issues = body.issues ?? []
+  }
+}
+
+let csrfToken = ''
+
+async function call<T>(method: 'GET' | 'POST', path: string, body?: object, headers: Record<string, string> = {}): Promise<T> {
+  const response = await fetch(`/dashboard/api/${path}`, {
+    method,
+    credentials: 'same-origin',
+    headers: {
+      accept: 'application/json',
+      ...(body ? { 'content-type': 'application/json' } : {}),
+      ...(method === 'POST' && csrfToken ? { 'x-csrf-token': csrfToken } : {}),
+      ...headers,
+    },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  })
+  if (response.status === 204) return undefined as T
+  const answer = (await response.json().catch(() => ({}))) as T & { message?: string; code?: string }
+  if (!response.ok) throw new ApiProblem(response.status, answer)
+  return answer
+}
+
+const remember = (signed: Signed): Signed => {
+  csrfToken = signed.csrfToken
+  return signed
+}
+
+export const api = {
+  session: async () => remember(await call<Signed>('GET', 'session')),
+  signIn: async (email: string, password: string) => remember(await call<Signed>('POST', 'sign-in', { email, password })),
+  invitation: (token: string) =>
+    call<{ email: string; role: string; expiresAt: string }>('GET', `invitations/${encodeURIComponent(token)}`),
+  accept: async (token: string, password: string) =>
+    remember(await call<Signed>('POST', `invitations/${encodeURIComponent(token)}/password`, { password })),
+  signOut: () => call<void>('POST', 'sign-out'),
+  signOutEverywhere: () => call<{ ended: number }>('POST', 'sign-out-everywhere'),
+  payments: (query: string) => call<PaymentList>('GET', `payments${query ? `?${query}` : ''}`),
+  payment: (id: string) => call<PaymentPage>('GET', `payments/${encodeURIComponent(id)}`),
+  cancel: (id: string) => call<{ status: string }>('POST', `payments/${encodeURIComponent(id)}/cancel`),
+  refund: (id: string, body: { amount?: string }) =>
+    call<{ id: string; claimUrl: string | null; payUrl: string | null }>('POST', `payments/${encodeURIComponent(id)}/refunds`, body, {
+      'idempotency-key': crypto.randomUUID(),
+    }),
+  auditLog: () => call<{ data: AuditEntry[] }>('GET', 'audit-log'),
+}
+
+export type ListedPayment = {
+  paymentId: string
+  referenceId: string
+  status: string
+  fiatAmount?: { unit: string; value: string; display: { decimals: number } }
+  merchant: { name?: string }
+  createdAt: string
+}
+export type PaymentList = {
+  data: ListedPayment[]
+  nextCursor: string | null
+  stats: { totalRevenue: { amount: number; currency: string }[]; totalTransactions: number; totalCustomers: number }
+}
+export type TimelineEntry = { kind: string; at: string } & Record<string, unknown>
+export type PaymentPage = {
+  paymentId: string
+  referenceId: string
+  status: string
+  amount: { currency: string; value: string }
+  timeline: TimelineEntry[]
+  actions: { cancel: boolean; refund: boolean }
+}
+export type AuditEntry = { id: string; action: string; actor: string | null; target: string | null; address: string | null; at: string }

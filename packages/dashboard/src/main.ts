@@ -1,0 +1,17 @@
+// The dashboard's entry: each element is defined here, apart from its class.
+import { TillAuditLog } from './pages/audit-log.ts'
+import { TillInvitation } from './pages/invitation.ts'
+import { TillPayment } from './pages/payment.ts'
+import { TillPayments } from './pages/payments.ts'
+import { TillSignIn } from './pages/sign-in.ts'
+import { TillDashboard } from './till-dashboard.ts'
+
+const ELEMENTS: [string, CustomElementConstructor][] = [
+  ['till-sign-in', TillSignIn],
+  ['till-invitation', TillInvitation],
+  ['till-payments', TillPayments],
+  ['till-payment', TillPayment],
+  ['till-audit-log', TillAuditLog],
+  ['till-dashboard', TillDashboard],
+]
+for (const [name, element] of ELEMENTS) if (!customElements.get(name)) customElements.define(name, element)

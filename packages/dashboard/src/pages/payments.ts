@@ -1,0 +1,112 @@
+import { html, nothing } from 'lit'
+import { api, type PaymentList } from '../api.ts'
+import { money, STATUS_WORDS, when } from '../format.ts'
+import { Page } from './page.ts'
+
+const TABS: [string, string | null][] = [
+  ['All', null],
+  ['Requires action', 'requires_action'],
+  ['Processing', 'processing'],
+  ['Succeeded', 'succeeded'],
+  ['Failed', 'failed'],
+  ['Expired', 'expired'],
+  ['Cancelled', 'cancelled'],
+]
+
+/**
+ * The Payments page: tiles from the listing's exact stats, status tabs and a reference search. The filter
+ * lives in the address, so a link shows the same list; "Next" follows the listing's keyset cursor.
+ */
+export class TillPayments extends Page {
+  static override properties = { query: {}, list: { state: true }, problem: { state: true } }
+  declare query: string
+  declare list: PaymentList | null
+  declare problem: string
+
+  // Reactive properties are set here, not as class fields: a field would hide Lit's accessor.
+  constructor() {
+    super()
+    this.query = ''
+    this.list = null
+    this.problem = ''
+  }
+
+  protected override willUpdate(changed: Map<string, unknown>): void {
+    if (changed.has('query')) void this.#load()
+  }
+
+  async #load(): Promise<void> {
+    try {
+      this.list = await api.payments(this.query)
+      this.problem = ''
+    } catch (error) {
+      this.problem = this.problemOf(error)
+    }
+  }
+
+  #with(changes: Record<string, string | null>): string {
+    const params = new URLSearchParams(this.query)
+    params.delete('cursor')
+    for (const [name, value] of Object.entries(changes)) {
+      if (value === null || value === '') params.delete(name)
+      else params.set(name, value)
+    }
+    const query = params.toString()
+    return `/dashboard/${query ? `?${query}` : ''}`
+  }
+
+  #search(event: SubmitEvent): void {
+    event.preventDefault()
+    const reference = String(new FormData(event.target as HTMLFormElement).get('q') ?? '').trim()
+    this.query = this.#with({ referenceId: reference }).replace(/^\/dashboard\/\??/, '')
+    history.pushState(null, '', this.#with({}))
+  }
+
+  override render() {
+    const list = this.list
+    const params = new URLSearchParams(this.query)
+    const status = params.get('status')
+    return html`
+      <h1 tabindex="-1">Payments</h1>
+      ${
+        list
+          ? html`<ul class="tiles" aria-label="Totals">
+            <li><span>Revenue</span> <strong>${list.stats.totalRevenue.map((r) => `${r.amount} ${r.currency}`).join(', ') || '0'}</strong></li>
+            <li><span>Transactions</span> <strong>${list.stats.totalTransactions}</strong></li>
+            <li><span>Customers</span> <strong>${list.stats.totalCustomers}</strong></li>
+          </ul>`
+          : nothing
+      }
+      <nav class="tabs" aria-label="Status">
+        ${TABS.map(([label, value]) => html`<a href=${this.#with({ status: value })} aria-current=${status === value ? 'page' : 'false'}>${label}</a>`)}
+      </nav>
+      <form role="search" @submit=${this.#search}>
+        <label for="q">Search by reference</label>
+        <input id="q" name="q" type="search" .value=${params.get('referenceId') ?? ''}>
+        <button type="submit">Search</button>
+      </form>
+      ${this.problem ? html`<p class="problem" role="alert">${this.problem}</p>` : nothing}
+      ${list ? this.#table(list) : html`<p role="status">Loading payments…</p>`}
+    `
+  }
+
+  #table(list: PaymentList) {
+    if (list.data.length === 0) return html`<p>No payments match.</p>`
+    return html`<table>
+        <caption class="visually-hidden">Payments, newest first</caption>
+        <thead><tr><th scope="col">Payment</th><th scope="col">Reference</th><th scope="col">Amount</th><th scope="col">Status</th><th scope="col">Created</th></tr></thead>
+        <tbody>
+          ${list.data.map(
+            (payment) => html`<tr>
+              <th scope="row"><a href=${`/dashboard/payments/${payment.paymentId}`}><code>${payment.paymentId}</code></a></th>
+              <td>${payment.referenceId}</td>
+              <td class="amount">${payment.fiatAmount ? money(payment.fiatAmount.value, payment.fiatAmount.unit.replace('iso4217/', ''), payment.fiatAmount.display.decimals) : ''}</td>
+              <td><span class=${`status status-${payment.status}`}>${STATUS_WORDS[payment.status] ?? payment.status}</span></td>
+              <td>${when(payment.createdAt)}</td>
+            </tr>`,
+          )}
+        </tbody>
+      </table>
+      ${list.nextCursor ? html`<p><a href=${`/dashboard/?${new URLSearchParams({ ...Object.fromEntries(new URLSearchParams(this.query)), cursor: list.nextCursor })}`}>Next</a></p>` : nothing}`
+  }
+}

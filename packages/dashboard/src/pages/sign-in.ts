@@ -1,0 +1,47 @@
+import { html, nothing } from 'lit'
+import { api } from '../api.ts'
+import { Page } from './page.ts'
+
+/**
+ * Signing in with email and password. The server answers a wrong email and a wrong password alike.
+ *
+ * @fires till-signed-in - The user signed in (detail: the user).
+ */
+export class TillSignIn extends Page {
+  static override properties = { problem: { state: true }, busy: { state: true } }
+  declare problem: string
+  declare busy: boolean
+
+  // Reactive properties are set here, not as class fields: a field would hide Lit's accessor.
+  constructor() {
+    super()
+    this.problem = ''
+    this.busy = false
+  }
+
+  async #submit(event: SubmitEvent): Promise<void> {
+    event.preventDefault()
+    const form = new FormData(event.target as HTMLFormElement)
+    this.busy = true
+    try {
+      const signed = await api.signIn(String(form.get('email')), String(form.get('password')))
+      this.dispatchEvent(new CustomEvent('till-signed-in', { detail: signed.user, bubbles: true, composed: true }))
+    } catch (error) {
+      this.problem = this.problemOf(error)
+    } finally {
+      this.busy = false
+    }
+  }
+
+  override render() {
+    return html`
+      <h1 tabindex="-1">Sign in</h1>
+      <form @submit=${this.#submit}>
+        <p><label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username" required></p>
+        <p><label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required></p>
+        ${this.problem ? html`<p class="problem" role="alert">${this.problem}</p>` : nothing}
+        <p><button type="submit" ?disabled=${this.busy}>Sign in</button></p>
+      </form>
+    `
+  }
+}
