@@ -1,5 +1,6 @@
 // The shop's owner joins the dashboard from the sandbox's invitation, finds a payment made through the API,
 // cancels it while its checkout page is open, signs out and back in; a viewer sees no actions.
+import { readFile } from 'node:fs/promises'
 import { expect, test } from '@playwright/test'
 import { expectNoAxeViolations } from '../axe.ts'
 import { startTill, type Till } from '../fixtures.ts'
@@ -42,6 +43,14 @@ test('the owner joins by invitation, finds a payment by its reference, cancels i
   const rows = page.getByRole('table').getByRole('row')
   await expect(rows).toHaveCount(2)
   await expect(rows.nth(1)).toContainText('order-dash-1001')
+  // The export holds the same rows as the filtered list: here the one payment, every field of it.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export CSV' }).click()])
+  const csv = await readFile((await download.path()) ?? '', 'utf8')
+  const lines = csv.trim().split('\r\n')
+  expect(lines).toHaveLength(2)
+  expect(lines[0]).toMatch(/^paymentId,merchantId,merchantName,referenceId,status,/)
+  expect(lines[1]).toContain(`${payment.paymentId},`)
+  expect(lines[1]).toContain(',order-dash-1001,requires_action,false,EUR,1250,12.50,')
   await page.getByRole('link', { name: payment.paymentId }).click()
 
   await expect(page.getByRole('heading', { name: `Payment ${payment.paymentId}` })).toBeVisible()

@@ -73,7 +73,9 @@ export class TillDashboard extends LitElement {
     const link = (event.target as Element | null)?.closest('a')
     if (!link || event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || link.target) return
     const url = new URL(link.href)
-    if (url.origin !== location.origin || !url.pathname.startsWith('/dashboard/')) return
+    // Downloads (the export) and anything outside the dashboard's pages load as the browser would.
+    if (url.origin !== location.origin || !url.pathname.startsWith('/dashboard/') || link.hasAttribute('download')) return
+    if (url.pathname.startsWith('/dashboard/api/')) return
     event.preventDefault()
     this.go(url.pathname + url.search)
   }

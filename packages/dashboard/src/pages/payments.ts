@@ -55,6 +55,15 @@ export class TillPayments extends Page {
     return `/dashboard/${query ? `?${query}` : ''}`
   }
 
+  /** The filter alone, for the export: the whole set, not the page the cursor is on. */
+  #filterQuery(): string {
+    const params = new URLSearchParams(this.query)
+    params.delete('cursor')
+    params.delete('limit')
+    const query = params.toString()
+    return query ? `?${query}` : ''
+  }
+
   #search(event: SubmitEvent): void {
     event.preventDefault()
     const reference = String(new FormData(event.target as HTMLFormElement).get('q') ?? '').trim()
@@ -80,6 +89,7 @@ export class TillPayments extends Page {
       <nav class="tabs" aria-label="Status">
         ${TABS.map(([label, value]) => html`<a href=${this.#with({ status: value })} aria-current=${status === value ? 'page' : 'false'}>${label}</a>`)}
       </nav>
+      <p><a href=${`/dashboard/api/payments/export.csv${this.#filterQuery()}`} download>Export CSV</a> (every payment of this filter, not just this page)</p>
       <form role="search" @submit=${this.#search}>
         <label for="q">Search by reference</label>
         <input id="q" name="q" type="search" .value=${params.get('referenceId') ?? ''}>

@@ -26,13 +26,17 @@ export async function listingArea(ctx: AreaContext, payments: Pick<PaymentsArea,
    * The dashboard's Payments page: the same listing, scoped by who signed in, on the newest version (its
    * statuses and fields as the API's newest clients see them).
    */
-  const forDashboard = (input: { partnerId: string; merchantId: string | null; query: RawQuery }) =>
-    listing.list({
-      scope: input.merchantId
-        ? { kind: 'merchant', partnerId: input.partnerId, merchantId: input.merchantId }
-        : { kind: 'partner', partnerId: input.partnerId },
-      version: API_VERSIONS[API_VERSIONS.length - 1] ?? DEFAULT_API_VERSION,
-      query: input.query,
-    })
+  type DashboardQuery = { partnerId: string; merchantId: string | null; query: RawQuery }
+  const dashboardInput = (input: DashboardQuery) => ({
+    scope: input.merchantId
+      ? { kind: 'merchant' as const, partnerId: input.partnerId, merchantId: input.merchantId }
+      : { kind: 'partner' as const, partnerId: input.partnerId },
+    version: API_VERSIONS[API_VERSIONS.length - 1] ?? DEFAULT_API_VERSION,
+    query: input.query,
+  })
+  const forDashboard = Object.assign((input: DashboardQuery) => listing.list(dashboardInput(input)), {
+    /** Every matching payment, for the dashboard's export. */
+    every: (input: DashboardQuery) => listing.every(dashboardInput(input)),
+  })
   return { v1, forDashboard }
 }

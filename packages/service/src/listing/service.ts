@@ -1,5 +1,6 @@
 import {
   type ApiVersion,
+  type Payment,
   listingQueryErrorCode,
   PaymentListQuery,
   type PaymentListResponse,
@@ -8,7 +9,7 @@ import {
 } from '@till/contract'
 import type { Queryable } from '../db/port.ts'
 import { ApiError } from '../errors.ts'
-import { type ListingCursors, queryFingerprint } from './cursor.ts'
+import { type CursorPosition, type ListingCursors, queryFingerprint } from './cursor.ts'
 import { type ListingScope, matchesNothing, toListingFilter } from './filter.ts'
 import type { LogoUrl } from '../logos/index.ts'
 import { readPage } from './page.ts'
@@ -26,9 +27,34 @@ export type ListingDeps = {
   logoUrl: LogoUrl
 }
 
+// An export reads this many rows at a time: memory stays that of one batch, whatever the export's size.
+const EXPORT_BATCH = 500
+
 /** The partner listing (spec 4.1): one keyset page of the scope's payments with the query's statistics. */
 export function paymentListing(deps: ListingDeps) {
   return {
+    /**
+     * Every payment the query matches, in its order, a batch at a time (the dashboard's "Export CSV"): the
+     * listing's filters and sort, walked to the end by its keyset, with neither stats nor a limit.
+     */
+    async *every(input: { scope: ListingScope; version: ApiVersion; query: RawQuery }): AsyncGenerator<Payment> {
+      const { scope, version } = input
+      const { cursor: _cursor, limit: _limit, ...raw } = input.query
+      const query = parseQuery(raw, scope, version)
+      const tokenSymbols = query.asset === undefined ? query.token_symbol : [...(query.token_symbol ?? []), query.asset]
+      const filter = toListingFilter(query, scope, tokenSymbols)
+      if (matchesNothing(filter)) return
+      await deps.settleDeadlines(scope.partnerId)
+      const sort = { by: query.sortBy, dir: query.sortDir }
+      let after: CursorPosition | undefined
+      for (;;) {
+        const page = await readPage(deps.db, { filter, sort, limit: EXPORT_BATCH, logoUrl: deps.logoUrl, ...(after ? { after } : {}) })
+        yield* page.payments
+        if (!page.more || !page.last) return
+        after = page.last
+      }
+    },
+
     async list(input: { scope: ListingScope; version: ApiVersion; query: RawQuery }): Promise<PaymentListResponse> {
       const { scope, version } = input
       const query = parseQuery(input.query, scope, version)
