@@ -74,7 +74,8 @@ async function main(): Promise<void> {
       `  Checkout    ${stack.till.checkoutUrl}  (Till's payment page, over HTTPS, where the shop sends buyers)`,
       stack.till.dashboardInviteUrl
         ? `  Dashboard: ${stack.till.dashboardInviteUrl}  (the shop owner's single-use invitation: open it to make your account)`
-        : `  Dashboard: ${stack.till.baseUrl}/dashboard/  (sign in as owner@sandbox.till.test)`,
+        : // Passkeys take a host name: Till names its loopback address localhost for the dashboard.
+          `  Dashboard: ${stack.till.baseUrl.replace('//127.0.0.1:', '//localhost:')}/dashboard/  (sign in as owner@sandbox.till.test)`,
       '',
       ...(stack.localChain
         ? [

@@ -1,32 +1,50 @@
-// The shop's owner joins the dashboard from the sandbox's invitation, finds a payment made through the API,
-// cancels it while its checkout page is open, signs out and back in; a viewer sees no actions.
+// The shop's owner joins the dashboard from the sandbox's invitation with a passkey, finds a payment made
+// through the API, exports it, cancels it while its checkout page is open, and signs back in with the
+// passkey; a colleague the owner invites signs in with a password; a forged request is refused.
 import { readFile } from 'node:fs/promises'
-import { expect, test } from '@playwright/test'
+import { expect, type Page, test } from '@playwright/test'
 import { expectNoAxeViolations } from '../axe.ts'
 import { startTill, type Till } from '../fixtures.ts'
 
-const PASSWORD = 'plum-orbit-violet-kettle'
 let till: Till
 let stop: () => Promise<void>
+let dashboard: string
+/** The colleague's invitation, which the owner makes at the end of the first story. */
+let colleagueInvitation = ''
 test.beforeAll(async () => {
   ;({ till, stop } = await startTill())
+  if (!till.dashboardInviteUrl) throw new Error('till serve --sandbox printed no dashboard invitation')
+  dashboard = new URL(till.dashboardInviteUrl).origin
 })
 test.afterAll(() => stop())
+test.describe.configure({ mode: 'serial' })
 
-test('the owner joins by invitation, finds a payment by its reference, cancels it, and signs back in', async ({ page, context }) => {
+/** A platform authenticator in the browser, as a laptop's fingerprint reader is (Chromium's CDP WebAuthn). */
+async function withAuthenticator(page: Page): Promise<void> {
+  const cdp = await page.context().newCDPSession(page)
+  await cdp.send('WebAuthn.enable')
+  await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  })
+}
+
+test('the owner joins with a passkey, finds and exports a payment, cancels it, and signs back in with the passkey', async ({
+  page,
+  context,
+}) => {
   await page.clock.install()
-  const invitation = till.dashboardInviteUrl
-  if (!invitation) throw new Error('till serve --sandbox printed no dashboard invitation')
-  await page.goto(invitation)
+  await withAuthenticator(page)
+  await page.goto(till.dashboardInviteUrl ?? '')
   await expect(page.getByRole('heading', { name: 'Join the dashboard' })).toBeVisible()
   await expect(page.getByText('You are invited as owner@sandbox.till.test, with the owner role.')).toBeVisible()
-  await page.getByLabel('Choose a password').fill('short')
-  await page.getByRole('button', { name: 'Create my account' }).click()
-  await page.getByLabel('Choose a password').fill('passwordpassword')
-  await page.getByRole('button', { name: 'Create my account' }).click()
-  await expect(page.getByRole('alert')).toContainText('in a list of common passwords')
-  await page.getByLabel('Choose a password').fill(PASSWORD)
-  await page.getByRole('button', { name: 'Create my account' }).click()
+  await page.getByRole('button', { name: 'Create a passkey' }).click()
   await expect(page.getByRole('heading', { name: 'Payments' })).toBeVisible()
   await expectNoAxeViolations(page, 'the Payments page')
 
@@ -45,14 +63,13 @@ test('the owner joins by invitation, finds a payment by its reference, cancels i
   await expect(rows.nth(1)).toContainText('order-dash-1001')
   // The export holds the same rows as the filtered list: here the one payment, every field of it.
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export CSV' }).click()])
-  const csv = await readFile((await download.path()) ?? '', 'utf8')
-  const lines = csv.trim().split('\r\n')
+  const lines = (await readFile((await download.path()) ?? '', 'utf8')).trim().split('\r\n')
   expect(lines).toHaveLength(2)
   expect(lines[0]).toMatch(/^paymentId,merchantId,merchantName,referenceId,status,/)
   expect(lines[1]).toContain(`${payment.paymentId},`)
   expect(lines[1]).toContain(',order-dash-1001,requires_action,false,EUR,1250,12.50,')
-  await page.getByRole('link', { name: payment.paymentId }).click()
 
+  await page.getByRole('link', { name: payment.paymentId }).click()
   await expect(page.getByRole('heading', { name: `Payment ${payment.paymentId}` })).toBeVisible()
   await expect(page.getByRole('listitem').filter({ hasText: 'Created' })).toBeVisible()
   await expectNoAxeViolations(page, 'a payment’s page')
@@ -65,34 +82,51 @@ test('the owner joins by invitation, finds a payment by its reference, cancels i
 
   await page.getByRole('button', { name: 'Sign out', exact: true }).click()
   await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible()
-  await page.getByLabel('Email').fill('owner@sandbox.till.test')
-  await page.getByLabel('Password').fill('wrong password entirely')
-  await page.getByRole('button', { name: 'Sign in' }).click()
-  await expect(page.getByRole('alert')).toHaveText('The email or the password is wrong.')
-  await page.getByLabel('Password').fill(PASSWORD)
-  await page.getByRole('button', { name: 'Sign in' }).click()
+  await page.getByRole('button', { name: 'Sign in with a passkey' }).click()
   await expect(page.getByRole('heading', { name: 'Payments' })).toBeVisible()
   await page.getByRole('link', { name: 'Audit log' }).click()
   await expect(page.getByRole('heading', { name: 'Audit log' })).toBeVisible()
   await expect(page.getByRole('cell', { name: 'payment cancelled' })).toBeVisible()
-  await expect(page.getByRole('cell', { name: 'sign in failed' })).toBeVisible()
-
+  await expect(page.getByRole('cell', { name: 'invitation accepted' })).toBeVisible()
   await page.emulateMedia({ colorScheme: 'dark' })
   await expectNoAxeViolations(page, 'the Audit log page, dark')
+
+  // The owner invites a colleague, as the page would: with the session's CSRF token.
+  const { csrfToken } = (await (await page.request.get(`${dashboard}/dashboard/api/session`)).json()) as { csrfToken: string }
+  const invited = await page.request.post(`${dashboard}/dashboard/api/invitations`, {
+    headers: { origin: dashboard, 'x-csrf-token': csrfToken },
+    data: { email: 'ana@shop.example', role: 'viewer' },
+  })
+  expect(invited.status()).toBe(201)
+  colleagueInvitation = ((await invited.json()) as { invitationUrl: string }).invitationUrl
 })
 
-test('a forged request with the owner’s cookie alone changes nothing', async ({ page }) => {
-  await page.goto(`${till.baseUrl}/dashboard/sign-in`)
-  await page.getByLabel('Email').fill('owner@sandbox.till.test')
-  await page.getByLabel('Password').fill(PASSWORD)
-  await page.getByRole('button', { name: 'Sign in' }).click()
-  await expect(page.getByRole('heading', { name: 'Payments' })).toBeVisible()
-  const open = await till.createPayment()
-  // The browser sends the session cookie; a page that is not the dashboard has no CSRF token to send.
-  const forged = await page.request.post(`${till.baseUrl}/dashboard/api/payments/${open.paymentId}/cancel`, {
+test('a colleague the owner invited signs in with a password, and sees no actions as a viewer', async ({ page: colleague }) => {
+  await colleague.goto(colleagueInvitation)
+  await colleague.getByLabel('Choose a password').fill('passwordpassword')
+  await colleague.getByRole('button', { name: 'Create my account' }).click()
+  await expect(colleague.getByRole('alert')).toContainText('in a list of common passwords')
+  await colleague.getByLabel('Choose a password').fill('plum-orbit-violet-kettle')
+  await colleague.getByRole('button', { name: 'Create my account' }).click()
+  await expect(colleague.getByRole('heading', { name: 'Payments' })).toBeVisible()
+  await colleague.getByRole('button', { name: 'Sign out', exact: true }).click()
+  await colleague.getByLabel('Email').fill('ana@shop.example')
+  await colleague.getByLabel('Password').fill('not her password at all')
+  await colleague.getByRole('button', { name: 'Sign in', exact: true }).click()
+  await expect(colleague.getByRole('alert')).toHaveText('The email or the password is wrong.')
+  await colleague.getByLabel('Password').fill('plum-orbit-violet-kettle')
+  await colleague.getByRole('button', { name: 'Sign in', exact: true }).click()
+  await expect(colleague.getByRole('heading', { name: 'Payments' })).toBeVisible()
+
+  const open = await till.createPayment({ referenceId: 'order-viewer-3003' })
+  await colleague.goto(`${dashboard}/dashboard/payments/${open.paymentId}`)
+  await expect(colleague.getByRole('heading', { name: `Payment ${open.paymentId}` })).toBeVisible()
+  await expect(colleague.getByRole('button', { name: 'Cancel payment' })).toHaveCount(0)
+  await expect(colleague.getByRole('link', { name: 'Audit log' })).toHaveCount(0)
+  // A request forged elsewhere carries the viewer's cookie but no CSRF token: refused, nothing changes.
+  const forged = await colleague.request.post(`${dashboard}/dashboard/api/payments/${open.paymentId}/cancel`, {
     headers: { origin: 'https://evil.example' },
   })
   expect(forged.status()).toBe(403)
-  expect(await forged.json()).toMatchObject({ code: 'csrf_refused' })
   expect(await till.status(open.paymentId)).toEqual({ status: 'pending', isFinal: false })
 })

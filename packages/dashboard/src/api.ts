@@ -49,6 +49,15 @@ export const api = {
     call<{ email: string; role: string; expiresAt: string }>('GET', `invitations/${encodeURIComponent(token)}`),
   accept: async (token: string, password: string) =>
     remember(await call<Signed>('POST', `invitations/${encodeURIComponent(token)}/password`, { password })),
+  passkeyForInvitation: async (token: string, register: (options: unknown) => Promise<unknown>) => {
+    const path = `invitations/${encodeURIComponent(token)}/passkey`
+    const { challengeId, options } = await call<{ challengeId: string; options: unknown }>('POST', `${path}/options`, {})
+    return remember(await call<Signed>('POST', path, { challengeId, response: await register(options) }))
+  },
+  signInWithPasskey: async (authenticate: (options: unknown) => Promise<unknown>) => {
+    const { challengeId, options } = await call<{ challengeId: string; options: unknown }>('POST', 'passkey/options', {})
+    return remember(await call<Signed>('POST', 'passkey/sign-in', { challengeId, response: await authenticate(options) }))
+  },
   signOut: () => call<void>('POST', 'sign-out'),
   signOutEverywhere: () => call<{ ended: number }>('POST', 'sign-out-everywhere'),
   payments: (query: string) => call<PaymentList>('GET', `payments${query ? `?${query}` : ''}`),

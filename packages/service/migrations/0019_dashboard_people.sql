@@ -70,3 +70,27 @@ CREATE INDEX audit_log_failed_by_address ON audit_log (address, at) WHERE action
 -- A payment's page reads its timeline by the payment: its bound transfers, and its webhook events.
 CREATE INDEX evm_transfers_payment ON evm_transfers (payment_id);
 CREATE INDEX webhook_events_payment ON webhook_events (payment_id) WHERE payment_id IS NOT NULL;
+
+-- Passkeys (WebAuthn): a user's credentials, found by the id the authenticator gives. The public key and the
+-- signature counter are what a sign-in is verified against; nothing here can sign anyone in by itself.
+CREATE TABLE dashboard_passkeys (
+  credential_id text PRIMARY KEY,
+  user_id       text NOT NULL REFERENCES dashboard_users (id),
+  public_key    bytea NOT NULL,
+  counter       bigint NOT NULL DEFAULT 0 CHECK (counter >= 0),
+  transports    text[] NOT NULL DEFAULT '{}',
+  name          text NOT NULL,
+  created_at    timestamptz NOT NULL,
+  last_used_at  timestamptz
+);
+CREATE INDEX dashboard_passkeys_user ON dashboard_passkeys (user_id);
+
+-- The challenges a passkey ceremony signs: single-use, for five minutes, kept where every instance sees them.
+CREATE TABLE dashboard_challenges (
+  id            text PRIMARY KEY,
+  challenge     text NOT NULL,
+  purpose       text NOT NULL CHECK (purpose IN ('register', 'sign_in')),
+  invitation_id text REFERENCES dashboard_invitations (id),
+  expires_at    timestamptz NOT NULL,
+  used_at       timestamptz
+);

@@ -1,4 +1,5 @@
 import { html, nothing } from 'lit'
+import { startRegistration } from '@simplewebauthn/browser'
 import { api } from '../api.ts'
 import { Page } from './page.ts'
 
@@ -35,6 +36,19 @@ export class TillInvitation extends Page {
     )
   }
 
+  async #passkey(): Promise<void> {
+    this.busy = true
+    try {
+      const signed = await api.passkeyForInvitation(this.#token, (options) => startRegistration({ optionsJSON: options as never }))
+      this.dispatchEvent(new CustomEvent('till-signed-in', { detail: signed.user, bubbles: true, composed: true }))
+    } catch (error) {
+      this.problem =
+        error instanceof Error && error.name === 'NotAllowedError' ? 'The passkey was not made. Try again.' : this.problemOf(error)
+    } finally {
+      this.busy = false
+    }
+  }
+
   async #submit(event: SubmitEvent): Promise<void> {
     event.preventDefault()
     const password = String(new FormData(event.target as HTMLFormElement).get('password'))
@@ -56,6 +70,8 @@ export class TillInvitation extends Page {
       ${
         invited
           ? html`<p>You are invited as <strong>${invited.email}</strong>, with the ${invited.role} role.</p>
+            <p><button type="button" ?disabled=${this.busy} @click=${this.#passkey}>Create a passkey</button></p>
+            <p>Or choose a password:</p>
             <form @submit=${this.#submit}>
               <p>
                 <label for="password">Choose a password</label>

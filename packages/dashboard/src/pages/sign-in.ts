@@ -1,4 +1,5 @@
 import { html, nothing } from 'lit'
+import { startAuthentication } from '@simplewebauthn/browser'
 import { api } from '../api.ts'
 import { Page } from './page.ts'
 
@@ -19,6 +20,18 @@ export class TillSignIn extends Page {
     this.busy = false
   }
 
+  async #passkey(): Promise<void> {
+    this.busy = true
+    try {
+      const signed = await api.signInWithPasskey((options) => startAuthentication({ optionsJSON: options as never }))
+      this.dispatchEvent(new CustomEvent('till-signed-in', { detail: signed.user, bubbles: true, composed: true }))
+    } catch (error) {
+      this.problem = error instanceof Error && error.name === 'NotAllowedError' ? 'No passkey was used. Try again.' : this.problemOf(error)
+    } finally {
+      this.busy = false
+    }
+  }
+
   async #submit(event: SubmitEvent): Promise<void> {
     event.preventDefault()
     const form = new FormData(event.target as HTMLFormElement)
@@ -36,6 +49,8 @@ export class TillSignIn extends Page {
   override render() {
     return html`
       <h1 tabindex="-1">Sign in</h1>
+      <p><button type="button" ?disabled=${this.busy} @click=${this.#passkey}>Sign in with a passkey</button></p>
+      <p>Or with your email and password:</p>
       <form @submit=${this.#submit}>
         <p><label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username" required></p>
         <p><label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required></p>

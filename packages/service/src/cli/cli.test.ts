@@ -129,10 +129,14 @@ describe('till serve --sandbox --json', () => {
           'appId',
           'baseUrl',
           'checkoutUrl',
+          'dashboardInviteUrl',
           'merchantId',
           'version',
         ])
         expect(till.ready).toMatchObject({ version: '2026-02-18', checkoutUrl: `${String(till.ready.baseUrl)}/checkout` })
+        // The sandbox owner's invitation, on the host name passkeys accept for a loopback address.
+        const port = new URL(String(till.ready.baseUrl)).port
+        expect(String(till.ready.dashboardInviteUrl)).toMatch(new RegExp(`^http://localhost:${port}/dashboard/invitation#[0-9a-z]{52}$`))
         const headers = {
           'api-key': String(till.ready.apiKey),
           'merchant-id': String(till.ready.merchantId),

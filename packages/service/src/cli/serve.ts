@@ -153,7 +153,7 @@ function readyBanner(
     `  data           ${storage}`,
     `  checkout page  ${checkoutUrl}/<paymentId>`,
     `  OpenAPI        ${baseUrl}/openapi.json`,
-    `  dashboard      ${dashboardInviteUrl ?? `${baseUrl}/dashboard/`}${dashboardInviteUrl ? '  (the sandbox owner’s invitation: open it once)' : ''}`,
+    `  dashboard      ${dashboardInviteUrl ?? `${dashboardUrls({ checkoutUrl: () => baseUrl, publicUrl: () => baseUrl }).origin()}/dashboard/`}${dashboardInviteUrl ? '  (the sandbox owner’s invitation: open it once)' : ''}`,
   ]
   if (sandbox) {
     lines.push(

@@ -4,6 +4,7 @@ import type { RefundService } from '../refunds/index.ts'
 import { sessionGuards } from './guards.ts'
 import { type DashboardListing, dashboardPaymentRoutes } from './payment-routes.ts'
 import { dashboardPageRoutes } from './page-routes.ts'
+import { dashboardPasskeys } from './passkeys.ts'
 import { dashboardRoutes } from './routes.ts'
 import { dashboardPeople } from './service.ts'
 import { dashboardUrls } from './urls.ts'
@@ -16,7 +17,8 @@ export function dashboardArea(ctx: AreaContext, deps: { payments: PaymentService
   const people = dashboardPeople({ db: ctx.db, clock: ctx.clock })
   const urls = dashboardUrls(ctx.config)
   const guards = sessionGuards(people, urls.origin)
-  dashboardRoutes(ctx.app, { people, guards, invitationUrl: urls.invitation })
+  const passkeys = dashboardPasskeys({ db: ctx.db, clock: ctx.clock, people, rp: urls })
+  dashboardRoutes(ctx.app, { people, passkeys, guards, invitationUrl: urls.invitation })
   dashboardPaymentRoutes(ctx.app, { ...deps, db: ctx.db, clock: ctx.clock, people, guards })
   dashboardPageRoutes(ctx.app, { https: () => urls.origin().startsWith('https:') })
   return { people }

@@ -202,3 +202,38 @@ describe('roles and the audit log', () => {
     expect(actions.find((entry) => entry.action === 'sign_in_failed')).toMatchObject({ actor: owner.email, address: '127.0.0.1' })
   })
 })
+
+describe('passkeys', () => {
+  it('offer a challenge for the invited email on the dashboard’s host, and refuse an answer that is no passkey', async () => {
+    const { token, email } = await invite()
+    const options = await post(`/dashboard/api/invitations/${token}/passkey/options`, {})
+    expect(options.statusCode).toBe(200)
+    const { challengeId, options: offered } = options.json<{
+      challengeId: string
+      options: { rp: { id: string }; user: { name: string } }
+    }>()
+    expect(offered).toMatchObject({ rp: { id: 'checkout.till.test' }, user: { name: email } })
+    const forged = await post(`/dashboard/api/invitations/${token}/passkey`, {
+      challengeId,
+      response: { id: 'bm90LWEtcGFzc2tleQ', type: 'public-key', rawId: 'bm90LWEtcGFzc2tleQ', response: {} },
+    })
+    expect(forged.statusCode).toBe(400)
+    // The challenge was used up by the failed answer: a second try needs new options.
+    const again = await post(`/dashboard/api/invitations/${token}/passkey`, {
+      challengeId,
+      response: { id: 'bm90LWEtcGFzc2tleQ', type: 'public-key' },
+    })
+    expect(code(again)).toBe('invitation_expired')
+    expect((await ctx.app.inject({ url: `/dashboard/api/invitations/${token}` })).statusCode).toBe(200)
+  })
+
+  it('refuse a sign-in with an unknown credential as any failed sign-in, and log it', async () => {
+    const { challengeId } = (await post('/dashboard/api/passkey/options', {})).json<{ challengeId: string }>()
+    const refused = await post('/dashboard/api/passkey/sign-in', { challengeId, response: { id: 'dW5rbm93bg', type: 'public-key' } })
+    expect([refused.statusCode, code(refused)]).toEqual([401, 'sign_in_failed'])
+    const [row] = await ctx.tdb.db.query<{ n: string }>(
+      "SELECT count(*)::text AS n FROM audit_log WHERE action = 'sign_in_failed' AND details->>'with' = 'passkey'",
+    )
+    expect(Number(row?.n)).toBeGreaterThan(0)
+  })
+})

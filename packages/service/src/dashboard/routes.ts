@@ -4,6 +4,7 @@ import { ApiError, parseOrThrow } from '../errors.ts'
 import { header } from '../http/context.ts'
 import { DASHBOARD_ROLES, type DashboardRole, type DashboardUser } from './people.ts'
 import type { SessionGuards } from './guards.ts'
+import type { DashboardPasskeys } from './passkeys.ts'
 import type { DashboardPeople, SignedIn } from './service.ts'
 import { endedSessionCookie, SESSION_MAX_MS, sessionCookie, sessionTokenOf } from './sessions.ts'
 
@@ -16,6 +17,11 @@ const NewInvitation = z.strictObject({
   email: z.string().min(1).max(320),
   role: z.enum(DASHBOARD_ROLES),
   merchantId: z.string().min(1).nullable().optional(),
+})
+// The authenticator's answer is checked by @simplewebauthn/server; here only its envelope.
+const PasskeyAnswer = z.strictObject({
+  challengeId: z.string().min(1).max(64),
+  response: z.looseObject({ id: z.string().min(1).max(1024), type: z.literal('public-key') }),
 })
 const AuditQuery = z.object({ limit: z.coerce.number().int().min(1).max(200).default(50) })
 
@@ -39,7 +45,7 @@ export function requireRole(user: DashboardUser, least: DashboardRole): void {
 
 export function dashboardRoutes(
   app: FastifyInstance,
-  deps: { people: DashboardPeople; guards: SessionGuards; invitationUrl: (token: string) => string },
+  deps: { people: DashboardPeople; passkeys: DashboardPasskeys; guards: SessionGuards; invitationUrl: (token: string) => string },
 ) {
   const origin = (request: FastifyRequest) => ({ address: request.ip })
   const { sameOrigin, reading, changing } = deps.guards
@@ -60,6 +66,30 @@ export function dashboardRoutes(
     sameOrigin(request)
     const { password } = parseOrThrow(NewPassword, request.body, 'body')
     return startSession(reply, await deps.people.acceptWithPassword(request.params.token, password, origin(request)), 201)
+  })
+
+  // Passkeys: each ceremony is two requests, the options and the authenticator's answer to them.
+  app.post<{ Params: { token: string } }>('/dashboard/api/invitations/:token/passkey/options', async (request, reply) => {
+    sameOrigin(request)
+    return reply.header('Cache-Control', 'no-store').send(await deps.passkeys.registrationOptions(request.params.token))
+  })
+
+  app.post<{ Params: { token: string } }>('/dashboard/api/invitations/:token/passkey', async (request, reply) => {
+    sameOrigin(request)
+    const { challengeId, response } = parseOrThrow(PasskeyAnswer, request.body, 'body')
+    const signed = await deps.passkeys.acceptWithPasskey(request.params.token, challengeId, response as never, origin(request))
+    return startSession(reply, signed, 201)
+  })
+
+  app.post('/dashboard/api/passkey/options', async (request, reply) => {
+    sameOrigin(request)
+    return reply.header('Cache-Control', 'no-store').send(await deps.passkeys.signInOptions())
+  })
+
+  app.post('/dashboard/api/passkey/sign-in', async (request, reply) => {
+    sameOrigin(request)
+    const { challengeId, response } = parseOrThrow(PasskeyAnswer, request.body, 'body')
+    return startSession(reply, await deps.passkeys.signIn(challengeId, response as never, origin(request)), 200)
   })
 
   app.post('/dashboard/api/sign-in', async (request, reply) => {

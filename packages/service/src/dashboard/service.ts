@@ -64,6 +64,9 @@ export function dashboardPeople(deps: { db: Database; clock: Clock }) {
   return {
     audit,
 
+    /** A session for a user whose credentials were checked (a password here, a passkey in passkeys.ts). */
+    startSession: signedIn,
+
     /** An invitation for `email` to join the partner with `role`: its token, shown once, goes in the link. */
     async invite(input: {
       partnerId: string
