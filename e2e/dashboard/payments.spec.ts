@@ -55,9 +55,19 @@ test('the owner joins with a passkey, finds and exports a payment, cancels it, a
   await checkout.goto(payment.gatewayUrl)
   await expect(checkout.getByRole('button', { name: 'Test Wallet: Pays' })).toBeVisible()
 
-  await page.getByLabel('Search by reference').fill('dash-1001')
-  await page.getByRole('button', { name: 'Search' }).click()
-  await expect(page).toHaveURL(/referenceId=dash-1001/)
+  // One box finds a payment by its transaction's hash or its buyer's address, as by its reference.
+  const paid = await till.createPayment({ referenceId: 'order-paid-4004' })
+  const listed = await till.simulate(paid.paymentId, 'succeeded')
+  const search = page.getByRole('searchbox', { name: 'Search' })
+  for (const text of [listed.transaction?.hash ?? '', listed.buyer?.accountCaip10.split(':')[2]?.toUpperCase() ?? '']) {
+    await search.fill(text)
+    await page.getByRole('button', { name: 'Search', exact: true }).click()
+    await expect(page.getByRole('table').getByRole('row')).toHaveCount(2)
+    await expect(page.getByRole('table').getByRole('row').nth(1)).toContainText('order-paid-4004')
+  }
+  await search.fill('dash-1001')
+  await page.getByRole('button', { name: 'Search', exact: true }).click()
+  await expect(page).toHaveURL(/q=dash-1001/)
   const rows = page.getByRole('table').getByRole('row')
   await expect(rows).toHaveCount(2)
   await expect(rows.nth(1)).toContainText('order-dash-1001')

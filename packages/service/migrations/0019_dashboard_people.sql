@@ -94,3 +94,8 @@ CREATE TABLE dashboard_challenges (
   expires_at    timestamptz NOT NULL,
   used_at       timestamptz
 );
+
+-- The dashboard's search box finds a payment by its transaction's hash, or by its buyer's address on any
+-- network, as people paste them (any case).
+CREATE INDEX payments_tx_hash_search ON payments (lower(tx_hash)) WHERE tx_hash IS NOT NULL;
+CREATE INDEX payments_buyer_address ON payments (partner_id, lower(split_part(buyer_account, ':', 3))) WHERE buyer_account IS NOT NULL;

@@ -66,8 +66,8 @@ export class TillPayments extends Page {
 
   #search(event: SubmitEvent): void {
     event.preventDefault()
-    const reference = String(new FormData(event.target as HTMLFormElement).get('q') ?? '').trim()
-    this.query = this.#with({ referenceId: reference }).replace(/^\/dashboard\/\??/, '')
+    const text = String(new FormData(event.target as HTMLFormElement).get('q') ?? '').trim()
+    this.query = this.#with({ q: text }).replace(/^\/dashboard\/\??/, '')
     history.pushState(null, '', this.#with({}))
   }
 
@@ -91,8 +91,9 @@ export class TillPayments extends Page {
       </nav>
       <p><a href=${`/dashboard/api/payments/export.csv${this.#filterQuery()}`} download>Export CSV</a> (every payment of this filter, not just this page)</p>
       <form role="search" @submit=${this.#search}>
-        <label for="q">Search by reference</label>
-        <input id="q" name="q" type="search" .value=${params.get('referenceId') ?? ''}>
+        <label for="q">Search</label>
+        <input id="q" name="q" type="search" .value=${params.get('q') ?? ''} aria-describedby="q-hint">
+        <span class="hint" id="q-hint">A payment id, part of a reference, a transaction hash or a buyer's address</span>
         <button type="submit">Search</button>
       </form>
       ${this.problem ? html`<p class="problem" role="alert">${this.problem}</p>` : nothing}

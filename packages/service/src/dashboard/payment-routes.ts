@@ -6,6 +6,7 @@ import { parseOrThrow, paymentNotFound } from '../errors.ts'
 import { header } from '../http/context.ts'
 import { idempotencyKeyOf } from '../http/idempotency.ts'
 import type { PaymentRecord, PaymentService } from '../payments/index.ts'
+import type { ListingSearch } from '../listing/index.ts'
 import type { RefundService } from '../refunds/index.ts'
 import type { DashboardUser } from './people.ts'
 import { requireRole } from './routes.ts'
@@ -16,7 +17,7 @@ import type { Database } from '../db/port.ts'
 import type { Clock } from '../core/clock.ts'
 import type { SessionGuards } from './guards.ts'
 
-type ListingInput = { partnerId: string; merchantId: string | null; query: RawQuery }
+type ListingInput = { partnerId: string; merchantId: string | null; query: RawQuery; search?: ListingSearch }
 /** The listing the dashboard shows, scoped by who is signed in (the listing area's own service), and all of it. */
 export type DashboardListing = ((input: ListingInput) => Promise<unknown>) & { every: (input: ListingInput) => AsyncIterable<Payment> }
 
@@ -36,6 +37,21 @@ const RefundForm = z.strictObject({
   reason: z.string().trim().min(1).max(500).optional(),
   destination: Caip10.optional(),
 })
+
+/**
+ * The search box's one field (`q`), read as what it looks like: a payment id, a transaction hash, a buyer's
+ * address (alone or CAIP-10), or else a piece of a referenceId, which the listing checks as its own filter.
+ */
+export function searched(raw: RawQuery): { query: RawQuery; search?: ListingSearch } {
+  const { q, ...query } = raw
+  const text = typeof q === 'string' ? q.trim() : ''
+  if (text === '') return { query }
+  if (/^pay_[0-9a-hjkmnp-tv-z]{32}$/.test(text)) return { query, search: { kind: 'payment', paymentId: text } }
+  if (/^0x[0-9a-fA-F]{64}$/.test(text)) return { query, search: { kind: 'transaction', hash: text } }
+  const address = /^(?:eip155:[0-9]+:)?(0x[0-9a-fA-F]{40})$/.exec(text)?.[1]
+  if (address) return { query, search: { kind: 'buyer', address } }
+  return { query: { ...query, referenceId: text } }
+}
 
 /**
  * The Payments page's data and a payment's page (issue 25, points 5 and 6): the listing with its stats, a
@@ -63,14 +79,14 @@ export function dashboardPaymentRoutes(app: FastifyInstance, deps: DashboardPaym
 
   app.get('/dashboard/api/payments', async (request, reply) => {
     const { user } = await deps.guards.reading(request)
-    const page = await deps.listing({ partnerId: user.partnerId, merchantId: user.merchantId, query: request.query as RawQuery })
+    const page = await deps.listing({ partnerId: user.partnerId, merchantId: user.merchantId, ...searched(request.query as RawQuery) })
     return reply.header('Cache-Control', 'no-store').send(page)
   })
 
   // The whole filtered set, streamed: one batch of rows in memory at a time, however many there are.
   app.get('/dashboard/api/payments/export.csv', async (request, reply) => {
     const { user } = await deps.guards.reading(request)
-    const rows = deps.listing.every({ partnerId: user.partnerId, merchantId: user.merchantId, query: request.query as RawQuery })
+    const rows = deps.listing.every({ partnerId: user.partnerId, merchantId: user.merchantId, ...searched(request.query as RawQuery) })
     const iterator = rows[Symbol.asyncIterator]()
     // Read before answering: a bad filter is still a 400 in the spec's shape, not a broken download.
     const first = await iterator.next()

@@ -79,6 +79,31 @@ describe('the Payments page’s data', () => {
     expect((await ctx.app.inject({ url: '/dashboard/api/payments' })).statusCode).toBe(401)
   })
 
+  it('finds a payment by its id, its transaction’s hash or its buyer’s address, as by a piece of its reference', async () => {
+    const paid = await payment(account.merchantId, 'succeeded')
+    await payment(account.merchantId, 'succeeded')
+    const owner = await member('owner')
+    const listed = await ctx.app.inject({ url: `/v1/payments?limit=200`, headers: { 'api-key': account.apiKey } })
+    const row = listed
+      .json<{ data: { paymentId: string; referenceId: string; transaction: { hash: string }; buyer: { accountCaip10: string } }[] }>()
+      .data.find((p) => p.paymentId === paid)
+    if (!row) throw new Error('the payment is not listed')
+    const address = row.buyer.accountCaip10.split(':')[2] ?? ''
+    for (const q of [
+      paid,
+      row.transaction.hash.toUpperCase().replace('0X', '0x'),
+      address.toUpperCase().replace('0X', '0x'),
+      row.buyer.accountCaip10,
+      row.referenceId.slice(2, 12),
+    ]) {
+      const found = await owner.get(`/dashboard/api/payments?q=${encodeURIComponent(q)}`)
+      expect(ids(found), q).toEqual([paid])
+      expect(found.json(), q).toMatchObject({ stats: { totalTransactions: 1, totalCustomers: 1 } })
+    }
+    const exported = await owner.get(`/dashboard/api/payments/export.csv?q=${paid}`)
+    expect(exported.body.trim().split('\r\n')).toHaveLength(2)
+  })
+
   it('filters as the listing does, cancelled included', async () => {
     const cancelled = await payment()
     await payment()

@@ -107,6 +107,9 @@ function listingQueries(): Array<[string, (db: Queryable) => Promise<unknown>]> 
     ['referenceId substring', { ...partner, referenceId: 'order-12' }],
     ['time range', { ...partner, startTs: '2026-01-01T06:00:00Z', endTs: '2026-02-01T06:00:00Z' }],
     ['wallet client', { ...partner, wallet: { appId: 'app_x', clientId: 'c' } }],
+    ['search: a payment id', { ...partner, search: { kind: 'payment', paymentId: 'pay_x' } }],
+    ['search: a transaction hash', { ...partner, search: { kind: 'transaction', hash: `0x${'ab'.repeat(32)}` } }],
+    ['search: a buyer address', { ...partner, search: { kind: 'buyer', address: `0x${'cd'.repeat(20)}` } }],
   ]
   const after = { date: { value: '2026-01-01T00:00:00.000001Z', id: 'pay_x' }, amount: { value: '12.5', id: 'pay_x' } }
   return filters.flatMap(

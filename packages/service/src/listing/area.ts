@@ -6,6 +6,7 @@ import type { PaymentsArea } from '../payments/index.ts'
 import { serviceSecret } from '../db/secrets.ts'
 import { listingCursors } from './cursor.ts'
 import { statsCompactor } from './rollups.ts'
+import type { ListingSearch } from './filter.ts'
 import { paymentListing } from './service.ts'
 
 /** The partner and merchant listings (spec 4.1) with their statistics, and the compactor of their rollups. */
@@ -26,13 +27,14 @@ export async function listingArea(ctx: AreaContext, payments: Pick<PaymentsArea,
    * The dashboard's Payments page: the same listing, scoped by who signed in, on the newest version (its
    * statuses and fields as the API's newest clients see them).
    */
-  type DashboardQuery = { partnerId: string; merchantId: string | null; query: RawQuery }
+  type DashboardQuery = { partnerId: string; merchantId: string | null; query: RawQuery; search?: ListingSearch }
   const dashboardInput = (input: DashboardQuery) => ({
     scope: input.merchantId
       ? { kind: 'merchant' as const, partnerId: input.partnerId, merchantId: input.merchantId }
       : { kind: 'partner' as const, partnerId: input.partnerId },
     version: API_VERSIONS[API_VERSIONS.length - 1] ?? DEFAULT_API_VERSION,
     query: input.query,
+    ...(input.search ? { search: input.search } : {}),
   })
   const forDashboard = Object.assign((input: DashboardQuery) => listing.list(dashboardInput(input)), {
     /** Every matching payment, for the dashboard's export. */

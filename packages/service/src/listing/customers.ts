@@ -1,6 +1,6 @@
 import { isFinalStatus, MERCHANT_STATUSES, type MerchantPaymentStatus, OPEN_STATUSES } from '@till/contract'
 import type { Queryable } from '../db/port.ts'
-import { type ListingFilter, paymentConditions, type SqlParams } from './filter.ts'
+import { type ListingFilter, paymentConditions, readsRows, type SqlParams } from './filter.ts'
 
 /**
  * Distinct customers (totalCustomers) from the per-cell buyer sets of migration 0006 when the query is
@@ -45,7 +45,7 @@ type Cell = { merchantId: string | null; status: string | null; tokenSymbol: str
 
 /** The cell a filter is, if it is one: at most one value per filter, and only filters the cells carry. */
 export function cellOf(filter: ListingFilter): Cell | undefined {
-  if (filter.referenceId !== undefined || filter.wallet !== undefined) return undefined
+  if (readsRows(filter)) return undefined
   const one = (values: readonly string[] | undefined): string | null | false =>
     values === undefined ? null : values.length === 1 ? (values[0] ?? false) : false
   const statuses = filter.statuses?.length === MERCHANT_STATUSES.length ? undefined : filter.statuses

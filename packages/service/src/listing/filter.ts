@@ -21,7 +21,18 @@ export type ListingFilter = {
   /** RFC 3339 strings, kept as text so their microseconds reach PostgreSQL intact. */
   startTs?: string
   endTs?: string
+  /** The dashboard's search box (not the API's): one payment, one transaction, or one buyer's address. */
+  search?: ListingSearch
 }
+
+export type ListingSearch =
+  | { kind: 'payment'; paymentId: string }
+  | { kind: 'transaction'; hash: string }
+  | { kind: 'buyer'; address: string }
+
+/** Whether the filter reads payments row by row: the rollups and customer sets carry no such filter. */
+export const readsRows = (filter: ListingFilter): boolean =>
+  filter.referenceId !== undefined || filter.wallet !== undefined || filter.search !== undefined
 
 const unique = <T>(values: readonly T[]): T[] => [...new Set(values)]
 
@@ -72,6 +83,12 @@ export function paymentConditions(filter: ListingFilter, params: SqlParams, opti
   }
   conditions.push(...dimensionConditions(filter, params, 'p.'))
   if (filter.referenceId !== undefined) conditions.push(`p.reference_id ILIKE ${params.add(`%${filter.referenceId}%`)}`)
+  // Each behind its own index (migration 0019): the id, the hash in lower case, the address in lower case.
+  if (filter.search?.kind === 'payment') conditions.push(`p.id = ${params.add(filter.search.paymentId)}`)
+  if (filter.search?.kind === 'transaction') conditions.push(`lower(p.tx_hash) = ${params.add(filter.search.hash.toLowerCase())}`)
+  if (filter.search?.kind === 'buyer') {
+    conditions.push(`lower(split_part(p.buyer_account, ':', 3)) = ${params.add(filter.search.address.toLowerCase())}`)
+  }
   if (options.time !== false) conditions.push(...timeConditions(filter.startTs, filter.endTs, params))
   return conditions
 }

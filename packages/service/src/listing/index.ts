@@ -1,4 +1,3 @@
 // The listing area's door: what the rest of the service may use of it. Everything else in listing/ is its own
 // (src/areas.test.ts checks it); its builder, area.ts, is for the composition root, app.ts, alone.
-// Nothing of it is used elsewhere: the area only serves its routes.
-export {}
+export type { ListingSearch } from './filter.ts'

@@ -10,7 +10,7 @@ import {
 import type { Queryable } from '../db/port.ts'
 import { ApiError } from '../errors.ts'
 import { type CursorPosition, type ListingCursors, queryFingerprint } from './cursor.ts'
-import { type ListingScope, matchesNothing, toListingFilter } from './filter.ts'
+import { type ListingFilter, type ListingScope, type ListingSearch, matchesNothing, toListingFilter } from './filter.ts'
 import type { LogoUrl } from '../logos/index.ts'
 import { readPage } from './page.ts'
 import { NO_STATS, readStats, statsView } from './stats.ts'
@@ -37,12 +37,12 @@ export function paymentListing(deps: ListingDeps) {
      * Every payment the query matches, in its order, a batch at a time (the dashboard's "Export CSV"): the
      * listing's filters and sort, walked to the end by its keyset, with neither stats nor a limit.
      */
-    async *every(input: { scope: ListingScope; version: ApiVersion; query: RawQuery }): AsyncGenerator<Payment> {
+    async *every(input: { scope: ListingScope; version: ApiVersion; query: RawQuery; search?: ListingSearch }): AsyncGenerator<Payment> {
       const { scope, version } = input
       const { cursor: _cursor, limit: _limit, ...raw } = input.query
       const query = parseQuery(raw, scope, version)
       const tokenSymbols = query.asset === undefined ? query.token_symbol : [...(query.token_symbol ?? []), query.asset]
-      const filter = toListingFilter(query, scope, tokenSymbols)
+      const filter = withSearch(toListingFilter(query, scope, tokenSymbols), input.search)
       if (matchesNothing(filter)) return
       await deps.settleDeadlines(scope.partnerId)
       const sort = { by: query.sortBy, dir: query.sortDir }
@@ -55,11 +55,11 @@ export function paymentListing(deps: ListingDeps) {
       }
     },
 
-    async list(input: { scope: ListingScope; version: ApiVersion; query: RawQuery }): Promise<PaymentListResponse> {
+    async list(input: { scope: ListingScope; version: ApiVersion; query: RawQuery; search?: ListingSearch }): Promise<PaymentListResponse> {
       const { scope, version } = input
       const query = parseQuery(input.query, scope, version)
       const tokenSymbols = query.asset === undefined ? query.token_symbol : [...(query.token_symbol ?? []), query.asset]
-      const filter = toListingFilter(query, scope, tokenSymbols)
+      const filter = withSearch(toListingFilter(query, scope, tokenSymbols), input.search)
       const sort = { by: query.sortBy, dir: query.sortDir }
       const fingerprint = queryFingerprint({ scope, version, filter, sort })
       const resumed = query.cursor === undefined ? undefined : deps.cursors.read(fingerprint, query.cursor)
@@ -90,6 +90,8 @@ export function paymentListing(deps: ListingDeps) {
 }
 
 export type PaymentListing = ReturnType<typeof paymentListing>
+
+const withSearch = (filter: ListingFilter, search: ListingSearch | undefined): ListingFilter => (search ? { ...filter, search } : filter)
 
 function parseQuery(raw: RawQuery, scope: ListingScope, version: ApiVersion): PaymentListQuery {
   const issues: { field: string; message: string }[] = []

@@ -2,7 +2,7 @@ import { currencyByCode, type PaymentListStats } from '@till/contract'
 import type { Queryable } from '../db/port.ts'
 import { customersSql } from './customers.ts'
 import { splitDays } from './days.ts'
-import { dimensionConditions, type ListingFilter, paymentConditions, SqlParams, timeConditions } from './filter.ts'
+import { dimensionConditions, type ListingFilter, paymentConditions, readsRows, SqlParams, timeConditions } from './filter.ts'
 
 /** The statistics of a query as exact integers: revenue in minor units per currency. */
 export type ExactStats = {
@@ -27,7 +27,7 @@ export async function readStats(db: Queryable, filter: ListingFilter): Promise<E
     parts.push(`SELECT p.currency, p.status, count(*) AS payments, sum(p.amount_minor) AS amount_minor
                   FROM payments p WHERE ${where.join(' AND ')} GROUP BY 1, 2`)
   }
-  const rollupsServe = filter.referenceId === undefined && filter.wallet === undefined
+  const rollupsServe = !readsRows(filter)
   if (!rollupsServe) {
     fromRows({ ...(filter.startTs ? { from: filter.startTs } : {}), ...(filter.endTs ? { to: filter.endTs } : {}) })
   } else {
