@@ -2,6 +2,7 @@
 // through the API, exports it, cancels it while its checkout page is open, and signs back in with the
 // passkey; a colleague the owner invites signs in with a password; a forged request is refused.
 import { readFile } from 'node:fs/promises'
+import { fileURLToPath } from 'node:url'
 import { expect, type Page, test } from '@playwright/test'
 import { expectNoAxeViolations } from '../axe.ts'
 import { startTill, type Till } from '../fixtures.ts'
@@ -19,6 +20,11 @@ test.beforeAll(async () => {
 test.afterAll(() => stop())
 test.describe.configure({ mode: 'serial' })
 
+// docs/dashboard.md shows these, taken from this run and overwritten by every run: what staff see today.
+const SCREENSHOTS = fileURLToPath(new URL('../../docs/screenshots/', import.meta.url))
+const shoot = (page: Page, name: string) =>
+  page.screenshot({ path: `${SCREENSHOTS}${name}-1280.png`, fullPage: true, animations: 'disabled', caret: 'hide' })
+
 /** A platform authenticator in the browser, as a laptop's fingerprint reader is (Chromium's CDP WebAuthn). */
 async function withAuthenticator(page: Page): Promise<void> {
   const cdp = await page.context().newCDPSession(page)
@@ -34,6 +40,8 @@ async function withAuthenticator(page: Page): Promise<void> {
     },
   })
 }
+
+test.use({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1, colorScheme: 'light' })
 
 test('the owner joins with a passkey, finds and exports a payment, cancels it, and signs back in with the passkey', async ({
   page,
@@ -79,6 +87,11 @@ test('the owner joins with a passkey, finds and exports a payment, cancels it, a
   expect(lines[1]).toContain(`${payment.paymentId},`)
   expect(lines[1]).toContain(',order-dash-1001,requires_action,false,EUR,1250,12.50,')
 
+  await page.getByRole('link', { name: 'Payments' }).click()
+  await expect(page.getByRole('table').getByRole('row')).toHaveCount(4)
+  await shoot(page, 'dashboard-payments')
+  await search.fill('dash-1001')
+  await page.getByRole('button', { name: 'Search', exact: true }).click()
   await page.getByRole('link', { name: payment.paymentId }).click()
   await expect(page.getByRole('heading', { name: `Payment ${payment.paymentId}` })).toBeVisible()
   await expect(page.getByRole('listitem').filter({ hasText: 'Created' })).toBeVisible()
@@ -89,6 +102,7 @@ test('the owner joins with a passkey, finds and exports a payment, cancels it, a
   await expect(page.getByRole('button', { name: 'Cancel payment' })).toHaveCount(0)
   // The buyer's open page hears of it.
   await expect(checkout.getByRole('heading', { name: 'Payment cancelled' })).toBeVisible()
+  await shoot(page, 'dashboard-payment')
 
   await page.getByRole('button', { name: 'Sign out', exact: true }).click()
   await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible()

@@ -63,7 +63,7 @@ export class TillDashboard extends LitElement {
   }
 
   go(path: string, push = true): void {
-    if (push && path !== location.pathname) history.pushState(null, '', path)
+    if (push && path !== location.pathname + location.search) history.pushState(null, '', path)
     this.route = routeOf(path)
     // The new page's heading takes the focus, as a page load would put a screen reader at its top.
     void this.updateComplete.then(() => this.querySelector<HTMLElement>('main h1')?.focus())

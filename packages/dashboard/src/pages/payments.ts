@@ -3,6 +3,9 @@ import { api, type PaymentList } from '../api.ts'
 import { money, STATUS_WORDS, when } from '../format.ts'
 import { Page } from './page.ts'
 
+/** The listing's revenue is a number in the currency's standard unit (spec 2.2), as the spec gives it. */
+const revenue = (amount: number, currency: string) => new Intl.NumberFormat('en-IE', { style: 'currency', currency }).format(amount)
+
 const TABS: [string, string | null][] = [
   ['All', null],
   ['Requires action', 'requires_action'],
@@ -67,8 +70,8 @@ export class TillPayments extends Page {
   #search(event: SubmitEvent): void {
     event.preventDefault()
     const text = String(new FormData(event.target as HTMLFormElement).get('q') ?? '').trim()
-    this.query = this.#with({ q: text }).replace(/^\/dashboard\/\??/, '')
-    history.pushState(null, '', this.#with({}))
+    // Through the address, as a link would: the filter lives there, and the dashboard hands it back down.
+    this.navigate(this.#with({ q: text }))
   }
 
   override render() {
@@ -80,7 +83,7 @@ export class TillPayments extends Page {
       ${
         list
           ? html`<ul class="tiles" aria-label="Totals">
-            <li><span>Revenue</span> <strong>${list.stats.totalRevenue.map((r) => `${r.amount} ${r.currency}`).join(', ') || '0'}</strong></li>
+            <li><span>Revenue</span> <strong>${list.stats.totalRevenue.map((r) => revenue(r.amount, r.currency)).join(', ') || '0'}</strong></li>
             <li><span>Transactions</span> <strong>${list.stats.totalTransactions}</strong></li>
             <li><span>Customers</span> <strong>${list.stats.totalCustomers}</strong></li>
           </ul>`
