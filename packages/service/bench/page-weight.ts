@@ -55,6 +55,46 @@ async function litHtmlBaseline(): Promise<number> {
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`
 
+// Issue 25's budget for the dashboard's first page: script and style before it shows.
+const DASHBOARD_BUDGET = { gzipBytes: 60 * 1024, requests: 5 }
+
+/** lit (LitElement with lit-html), alone: what the dashboard's elements stand on, built in this run. */
+async function litBaseline(): Promise<number> {
+  const result = await build({
+    stdin: {
+      contents:
+        "import { LitElement, html } from 'lit'; customElements.define('x-x', class extends LitElement { render() { return html`<p>hi</p>` } })",
+      resolveDir: new URL('../../dashboard/src/', import.meta.url).pathname,
+      loader: 'ts',
+    },
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    write: false,
+  })
+  return gzipSync(Buffer.from(result.outputFiles[0]?.text ?? ''), { level: 9 }).length
+}
+
+/** The dashboard's first page as a browser loads it: the HTML, then the script and the stylesheet it links. */
+async function dashboardWeight(baseUrl: string): Promise<void> {
+  const page = await fetchRaw(`${baseUrl}/dashboard/`)
+  const linked = [...page.body.matchAll(/<(?:link rel="stylesheet"[^>]* href|script[^>]* src)="([^"]+)"/g)].map(
+    (match) => new URL(match[1] ?? '', `${baseUrl}/dashboard/`).href,
+  )
+  const all = [page, ...(await Promise.all(linked.map(fetchRaw)))]
+  if (all.some((item) => item.status !== 200))
+    throw new Error(`a dashboard request failed: ${all.map((item) => `${item.status} ${item.url}`).join(', ')}`)
+  const total = all.reduce((sum, item) => sum + item.wireBytes, 0)
+  const baseline = await litBaseline()
+  console.log('\n[bench] dashboard first page (gzip on the wire)')
+  for (const item of all) console.log(`  ${kb(item.wireBytes).padStart(9)}  (${kb(item.rawBytes)} raw)  ${new URL(item.url).pathname}`)
+  const met = total <= DASHBOARD_BUDGET.gzipBytes && all.length <= DASHBOARD_BUDGET.requests ? '✓' : '✗'
+  console.log(
+    `  ${kb(total).padStart(9)}  in ${all.length} requests; budget ${kb(DASHBOARD_BUDGET.gzipBytes)} in ${DASHBOARD_BUDGET.requests}: ${met} (${((total / DASHBOARD_BUDGET.gzipBytes) * 100).toFixed(0)} % of it)`,
+  )
+  console.log(`  = ${(total / baseline).toFixed(2)}× lit alone (${kb(baseline)}, built in this run)`)
+}
+
 async function main() {
   const till = await startTill({ name: 'till (page weight)' })
   try {
@@ -107,6 +147,7 @@ async function main() {
         `  ${kb(item.wireBytes).padStart(9)}  (${kb(item.rawBytes)} raw)  ${new URL(item.url).pathname}: goal a few KB, ≤ ${kb(WALLET_CHUNK_GOAL.gzipBytes)}: ${met}`,
       )
     }
+    await dashboardWeight(baseUrl)
   } finally {
     await till.stop()
   }
