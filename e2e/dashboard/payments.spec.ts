@@ -89,6 +89,17 @@ test('the owner joins with a passkey, finds and exports a payment, cancels it, a
 
   await page.getByRole('link', { name: 'Payments' }).click()
   await expect(page.getByRole('table').getByRole('row')).toHaveCount(4)
+  // Filters live in the address too: the token of the one paid payment finds it alone, and the day does not.
+  await page.getByLabel('Token').fill('USDC')
+  await page.getByRole('button', { name: 'Filter' }).click()
+  await expect(page).toHaveURL(/token_symbol=USDC/)
+  await expect(page.getByRole('table').getByRole('row')).toHaveCount(2)
+  await page.getByLabel('From').fill('2020-01-01')
+  await page.getByLabel('To (included)').fill('2020-01-31')
+  await page.getByRole('button', { name: 'Filter' }).click()
+  await expect(page.getByText('No payments match.')).toBeVisible()
+  await page.getByRole('link', { name: 'Payments' }).click()
+  await expect(page.getByRole('table').getByRole('row')).toHaveCount(4)
   await shoot(page, 'dashboard-payments')
   await search.fill('dash-1001')
   await page.getByRole('button', { name: 'Search', exact: true }).click()

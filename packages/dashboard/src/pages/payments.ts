@@ -6,6 +6,10 @@ import { Page } from './page.ts'
 /** The listing's revenue is a number in the currency's standard unit (spec 2.2), as the spec gives it. */
 const revenue = (amount: number, currency: string) => new Intl.NumberFormat('en-IE', { style: 'currency', currency }).format(amount)
 
+const DAY_MS = 24 * 60 * 60 * 1000
+const dayAfter = (day: string) => `${new Date(Date.parse(`${day}T00:00:00Z`) + DAY_MS).toISOString().slice(0, 10)}T00:00:00Z`
+const dayBefore = (instant: string | null) => (instant ? new Date(Date.parse(instant) - DAY_MS).toISOString().slice(0, 10) : '')
+
 const TABS: [string, string | null][] = [
   ['All', null],
   ['Requires action', 'requires_action'],
@@ -58,6 +62,21 @@ export class TillPayments extends Page {
     return `/dashboard/${query ? `?${query}` : ''}`
   }
 
+  /** Dates are whole UTC days: from the start of the first to the start of the day after the last. */
+  #filter(event: SubmitEvent): void {
+    event.preventDefault()
+    const form = new FormData(event.target as HTMLFormElement)
+    const text = (name: string) => String(form.get(name) ?? '').trim()
+    this.navigate(
+      this.#with({
+        startTs: text('from') ? `${text('from')}T00:00:00Z` : null,
+        endTs: text('to') ? dayAfter(text('to')) : null,
+        token_symbol: text('token') || null,
+        network: text('network') || null,
+      }),
+    )
+  }
+
   /** The filter alone, for the export: the whole set, not the page the cursor is on. */
   #filterQuery(): string {
     const params = new URLSearchParams(this.query)
@@ -98,6 +117,13 @@ export class TillPayments extends Page {
         <input id="q" name="q" type="search" .value=${params.get('q') ?? ''} aria-describedby="q-hint">
         <span class="hint" id="q-hint">A payment id, part of a reference, a transaction hash or a buyer's address</span>
         <button type="submit">Search</button>
+      </form>
+      <form class="filters" aria-label="Filters" @submit=${this.#filter}>
+        <p><label for="from">From</label><input id="from" name="from" type="date" .value=${(params.get('startTs') ?? '').slice(0, 10)}></p>
+        <p><label for="to">To (included)</label><input id="to" name="to" type="date" .value=${dayBefore(params.get('endTs'))}></p>
+        <p><label for="token">Token</label><input id="token" name="token" .value=${params.get('token_symbol') ?? ''} placeholder="USDC"></p>
+        <p><label for="network">Network</label><input id="network" name="network" .value=${params.get('network') ?? ''} placeholder="eip155:8453"></p>
+        <p><button type="submit">Filter</button></p>
       </form>
       ${this.problem ? html`<p class="problem" role="alert">${this.problem}</p>` : nothing}
       ${list ? this.#table(list) : html`<p role="status">Loading payments…</p>`}
