@@ -38,29 +38,26 @@ export class TillInvitation extends Page {
 
   async #passkey(): Promise<void> {
     this.busy = true
-    try {
-      const signed = await api.passkeyForInvitation(this.#token, (options) => startRegistration({ optionsJSON: options as never }))
-      this.dispatchEvent(new CustomEvent('till-signed-in', { detail: signed.user, bubbles: true, composed: true }))
-    } catch (error) {
-      this.problem =
-        error instanceof Error && error.name === 'NotAllowedError' ? 'The passkey was not made. Try again.' : this.problemOf(error)
-    } finally {
-      this.busy = false
-    }
+    await this.signInWith(
+      () => api.passkeyForInvitation(this.#token, (options) => startRegistration({ optionsJSON: options as never })),
+      (problem) => {
+        this.problem = problem
+      },
+    )
+    this.busy = false
   }
 
   async #submit(event: SubmitEvent): Promise<void> {
     event.preventDefault()
     const password = String(new FormData(event.target as HTMLFormElement).get('password'))
     this.busy = true
-    try {
-      const signed = await api.accept(this.#token, password)
-      this.dispatchEvent(new CustomEvent('till-signed-in', { detail: signed.user, bubbles: true, composed: true }))
-    } catch (error) {
-      this.problem = this.problemOf(error)
-    } finally {
-      this.busy = false
-    }
+    await this.signInWith(
+      () => api.accept(this.#token, password),
+      (problem) => {
+        this.problem = problem
+      },
+    )
+    this.busy = false
   }
 
   override render() {

@@ -22,28 +22,26 @@ export class TillSignIn extends Page {
 
   async #passkey(): Promise<void> {
     this.busy = true
-    try {
-      const signed = await api.signInWithPasskey((options) => startAuthentication({ optionsJSON: options as never }))
-      this.dispatchEvent(new CustomEvent('till-signed-in', { detail: signed.user, bubbles: true, composed: true }))
-    } catch (error) {
-      this.problem = error instanceof Error && error.name === 'NotAllowedError' ? 'No passkey was used. Try again.' : this.problemOf(error)
-    } finally {
-      this.busy = false
-    }
+    await this.signInWith(
+      () => api.signInWithPasskey((options) => startAuthentication({ optionsJSON: options as never })),
+      (problem) => {
+        this.problem = problem
+      },
+    )
+    this.busy = false
   }
 
   async #submit(event: SubmitEvent): Promise<void> {
     event.preventDefault()
     const form = new FormData(event.target as HTMLFormElement)
     this.busy = true
-    try {
-      const signed = await api.signIn(String(form.get('email')), String(form.get('password')))
-      this.dispatchEvent(new CustomEvent('till-signed-in', { detail: signed.user, bubbles: true, composed: true }))
-    } catch (error) {
-      this.problem = this.problemOf(error)
-    } finally {
-      this.busy = false
-    }
+    await this.signInWith(
+      () => api.signIn(String(form.get('email')), String(form.get('password'))),
+      (problem) => {
+        this.problem = problem
+      },
+    )
+    this.busy = false
   }
 
   override render() {

@@ -11,8 +11,8 @@ import { randomToken } from '../core/ids.ts'
 import type { Database, Queryable } from '../db/port.ts'
 import { ApiError } from '../errors.ts'
 import { auditLog } from './audit.ts'
-import { newUserId, peopleStore } from './people.ts'
-import type { DashboardPeople, Origin, SignedIn } from './service.ts'
+import { peopleStore } from './people.ts'
+import { type DashboardPeople, joinByInvitation, type Origin, type SignedIn } from './service.ts'
 
 // A ceremony's challenge works once, for five minutes: long enough to find the authenticator.
 const CHALLENGE_TTL_MS = 5 * 60 * 1000
@@ -95,18 +95,7 @@ export function dashboardPasskeys(deps: { db: Database; clock: Clock; people: Da
         })
       }
       const user = await db.transaction(async (tx) => {
-        if (!(await peopleStore(tx).useInvitation(invitation.id, now)))
-          throw new ApiError('invitation_used', 'This invitation was already used. Sign in instead.')
-        const created = await peopleStore(tx).createUser({
-          id: newUserId(),
-          partnerId: invitation.partnerId,
-          merchantId: invitation.merchantId,
-          email: invitation.email,
-          role: invitation.role,
-          passwordHash: null,
-          createdAt: now,
-        })
-        if (!created) throw new ApiError('params_validation', 'This email already has a dashboard account; sign in with it.')
+        const created = await joinByInvitation(tx, { invitation, passwordHash: null, origin, now, with: 'passkey' })
         const { credential } = verified.registrationInfo
         await tx.query(
           `INSERT INTO dashboard_passkeys (credential_id, user_id, public_key, counter, transports, name, created_at)
@@ -121,16 +110,6 @@ export function dashboardPasskeys(deps: { db: Database; clock: Clock; people: Da
             now,
           ],
         )
-        await auditLog(tx).record({
-          partnerId: created.partnerId,
-          userId: created.id,
-          actor: created.email,
-          action: 'invitation_accepted',
-          target: invitation.id,
-          address: origin.address,
-          details: { with: 'passkey' },
-          at: now,
-        })
         return created
       })
       return people.startSession(user, origin)

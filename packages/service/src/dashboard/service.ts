@@ -1,5 +1,5 @@
 import type { Clock } from '../core/clock.ts'
-import type { Database } from '../db/port.ts'
+import type { Database, Queryable } from '../db/port.ts'
 import { ApiError, fieldError } from '../errors.ts'
 import { type AuditLog, auditLog } from './audit.ts'
 import { checkNewPassword, hashPassword, passwordMatches, spendAsVerifying } from './passwords.ts'
@@ -28,6 +28,42 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 export type Origin = { address: string | null }
 
 export type SignedIn = { user: DashboardUser; token: string; session: Session }
+
+/**
+ * The one way an invitation becomes an account, in the caller's transaction: the link is used up (of two
+ * acceptances, one wins), the user is made with the invitation's partner, merchant and role, and the log says so.
+ * `passwordHash` is null for an account made with a passkey, which the caller then stores in the same commit.
+ */
+export async function joinByInvitation(
+  tx: Queryable,
+  input: { invitation: Invitation; passwordHash: string | null; origin: Origin; now: Date; with?: 'passkey' },
+): Promise<DashboardUser> {
+  const { invitation, now } = input
+  if (!(await peopleStore(tx).useInvitation(invitation.id, now))) {
+    throw new ApiError('invitation_used', 'This invitation was already used. Sign in instead.')
+  }
+  const created = await peopleStore(tx).createUser({
+    id: newUserId(),
+    partnerId: invitation.partnerId,
+    merchantId: invitation.merchantId,
+    email: invitation.email,
+    role: invitation.role,
+    passwordHash: input.passwordHash,
+    createdAt: now,
+  })
+  if (!created) throw fieldError('email', 'already has a dashboard account; sign in with it')
+  await auditLog(tx).record({
+    partnerId: created.partnerId,
+    userId: created.id,
+    actor: created.email,
+    action: 'invitation_accepted',
+    target: invitation.id,
+    address: input.origin.address,
+    ...(input.with ? { details: { with: input.with } } : {}),
+    at: now,
+  })
+  return created
+}
 
 const signInFailed = () => new ApiError('sign_in_failed', 'The email or the password is wrong.')
 
@@ -118,31 +154,7 @@ export function dashboardPeople(deps: { db: Database; clock: Clock }) {
       checkNewPassword(password)
       const passwordHash = await hashPassword(password)
       const now = clock.now()
-      const user = await db.transaction(async (tx) => {
-        if (!(await peopleStore(tx).useInvitation(invitation.id, now))) {
-          throw new ApiError('invitation_used', 'This invitation was already used. Sign in instead.')
-        }
-        const created = await peopleStore(tx).createUser({
-          id: newUserId(),
-          partnerId: invitation.partnerId,
-          merchantId: invitation.merchantId,
-          email: invitation.email,
-          role: invitation.role,
-          passwordHash,
-          createdAt: now,
-        })
-        if (!created) throw fieldError('email', 'already has a dashboard account; sign in with it')
-        await auditLog(tx).record({
-          partnerId: created.partnerId,
-          userId: created.id,
-          actor: created.email,
-          action: 'invitation_accepted',
-          target: invitation.id,
-          address: origin.address,
-          at: now,
-        })
-        return created
-      })
+      const user = await db.transaction((tx) => joinByInvitation(tx, { invitation, passwordHash, origin, now }))
       return signedIn(user, origin)
     },
 
