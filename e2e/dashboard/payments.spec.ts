@@ -41,6 +41,9 @@ async function withAuthenticator(page: Page): Promise<void> {
   })
 }
 
+/** The Payments page's rows, its header row included. */
+const rowsOf = (page: Page) => page.getByRole('table', { name: 'Payments, newest first' }).getByRole('row')
+
 test.use({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1, colorScheme: 'light' })
 
 test('the owner joins with a passkey, finds and exports a payment, cancels it, and signs back in with the passkey', async ({
@@ -56,9 +59,15 @@ test('the owner joins with a passkey, finds and exports a payment, cancels it, a
   await expect(page.getByRole('heading', { name: 'Payments' })).toBeVisible()
   await expectNoAxeViolations(page, 'the Payments page')
 
-  // A payment made through the API, with its checkout page open in another tab.
+  // Payments made through the API appear as they are made, with no reload; one has its checkout page open.
+  await expect(page.getByText('No payments match.')).toBeVisible()
   const payment = await till.createPayment({ referenceId: 'order-dash-1001' })
+  await expect(rowsOf(page).filter({ hasText: 'order-dash-1001' })).toBeVisible()
   await till.createPayment({ referenceId: 'order-other-2002' })
+  await expect(rowsOf(page)).toHaveCount(3)
+  await expect(page.getByRole('list', { name: 'Totals' })).toContainText('Transactions 2')
+  const chart = page.getByRole('figure', { name: /^Payments per day/ })
+  await expect(chart.getByRole('table', { name: 'Payments per day' }).getByRole('row').last().getByRole('cell').last()).toHaveText('2')
   const checkout = await context.newPage()
   await checkout.goto(payment.gatewayUrl)
   await expect(checkout.getByRole('button', { name: 'Test Wallet: Pays' })).toBeVisible()
@@ -70,13 +79,13 @@ test('the owner joins with a passkey, finds and exports a payment, cancels it, a
   for (const text of [listed.transaction?.hash ?? '', listed.buyer?.accountCaip10.split(':')[2]?.toUpperCase() ?? '']) {
     await search.fill(text)
     await page.getByRole('button', { name: 'Search', exact: true }).click()
-    await expect(page.getByRole('table').getByRole('row')).toHaveCount(2)
-    await expect(page.getByRole('table').getByRole('row').nth(1)).toContainText('order-paid-4004')
+    await expect(rowsOf(page)).toHaveCount(2)
+    await expect(rowsOf(page).nth(1)).toContainText('order-paid-4004')
   }
   await search.fill('dash-1001')
   await page.getByRole('button', { name: 'Search', exact: true }).click()
   await expect(page).toHaveURL(/q=dash-1001/)
-  const rows = page.getByRole('table').getByRole('row')
+  const rows = rowsOf(page)
   await expect(rows).toHaveCount(2)
   await expect(rows.nth(1)).toContainText('order-dash-1001')
   // The export holds the same rows as the filtered list: here the one payment, every field of it.
@@ -88,18 +97,18 @@ test('the owner joins with a passkey, finds and exports a payment, cancels it, a
   expect(lines[1]).toContain(',order-dash-1001,requires_action,false,EUR,1250,12.50,')
 
   await page.getByRole('link', { name: 'Payments' }).click()
-  await expect(page.getByRole('table').getByRole('row')).toHaveCount(4)
+  await expect(rowsOf(page)).toHaveCount(4)
   // Filters live in the address too: the token of the one paid payment finds it alone, and the day does not.
   await page.getByLabel('Token').fill('USDC')
   await page.getByRole('button', { name: 'Filter' }).click()
   await expect(page).toHaveURL(/token_symbol=USDC/)
-  await expect(page.getByRole('table').getByRole('row')).toHaveCount(2)
+  await expect(rowsOf(page)).toHaveCount(2)
   await page.getByLabel('From').fill('2020-01-01')
   await page.getByLabel('To (included)').fill('2020-01-31')
   await page.getByRole('button', { name: 'Filter' }).click()
   await expect(page.getByText('No payments match.')).toBeVisible()
   await page.getByRole('link', { name: 'Payments' }).click()
-  await expect(page.getByRole('table').getByRole('row')).toHaveCount(4)
+  await expect(rowsOf(page)).toHaveCount(4)
   await shoot(page, 'dashboard-payments')
   await search.fill('dash-1001')
   await page.getByRole('button', { name: 'Search', exact: true }).click()

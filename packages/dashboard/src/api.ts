@@ -61,6 +61,9 @@ export const api = {
   signOut: () => call<void>('POST', 'sign-out'),
   signOutEverywhere: () => call<{ ended: number }>('POST', 'sign-out-everywhere'),
   payments: (query: string) => call<PaymentList>('GET', `payments${query ? `?${query}` : ''}`),
+  merchants: () => call<{ data: { id: string; name: string }[] }>('GET', 'merchants'),
+  daily: (query: string) =>
+    call<{ data: { day: string; payments: number; amounts: { currency: string; minor: string }[] }[] }>('GET', `payments/daily${query}`),
   payment: (id: string) => call<PaymentPage>('GET', `payments/${encodeURIComponent(id)}`),
   cancel: (id: string) => call<{ status: string }>('POST', `payments/${encodeURIComponent(id)}/cancel`),
   refund: (id: string, body: { amount?: string }) =>
@@ -81,6 +84,7 @@ export type ListedPayment = {
 export type PaymentList = {
   data: ListedPayment[]
   nextCursor: string | null
+  previousCursor: string | null
   stats: { totalRevenue: { amount: number; currency: string }[]; totalTransactions: number; totalCustomers: number }
 }
 export type TimelineEntry = { kind: string; at: string } & Record<string, unknown>

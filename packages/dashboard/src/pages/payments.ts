@@ -1,5 +1,6 @@
 import { html, nothing } from 'lit'
 import { api, type PaymentList } from '../api.ts'
+import type { DayVolume } from '../volume-chart.ts'
 import { money, STATUS_WORDS, when } from '../format.ts'
 import { Page } from './page.ts'
 
@@ -22,10 +23,18 @@ const TABS: [string, string | null][] = [
 
 /**
  * The Payments page: tiles from the listing's exact stats, status tabs and a reference search. The filter
- * lives in the address, so a link shows the same list; "Next" follows the listing's keyset cursor.
+ * lives in the address, so a link shows the same list; "Next" and "Previous" follow the listing's keyset cursors.
  */
 export class TillPayments extends Page {
-  static override properties = { query: {}, list: { state: true }, problem: { state: true } }
+  static override properties = {
+    query: {},
+    list: { state: true },
+    problem: { state: true },
+    days: { state: true },
+    merchants: { state: true },
+  }
+  declare days: DayVolume[] | null
+  declare merchants: { id: string; name: string }[]
   declare query: string
   declare list: PaymentList | null
   declare problem: string
@@ -36,19 +45,68 @@ export class TillPayments extends Page {
     this.query = ''
     this.list = null
     this.problem = ''
+    this.days = null
+    this.merchants = []
+  }
+
+  #live: EventSource | undefined
+  #reading = false
+  #readAgain = false
+
+  override connectedCallback(): void {
+    super.connectedCallback()
+    // Live (ADR 33): the server names payments made or changed, and the page reads its list again; the
+    // stream is never the data. EventSource reconnects by itself, checking the session each time.
+    this.#live = new EventSource('/dashboard/api/payments/live')
+    const again = () => void this.#load()
+    this.#live.addEventListener('payment', again)
+    this.#live.addEventListener('missed', again)
+    // A filter by merchant is offered to whoever sees more than one.
+    api.merchants().then(
+      (merchants) => {
+        this.merchants = merchants.data
+      },
+      () => {},
+    )
   }
 
   protected override willUpdate(changed: Map<string, unknown>): void {
     if (changed.has('query')) void this.#load()
   }
 
+  override disconnectedCallback(): void {
+    super.disconnectedCallback()
+    this.#live?.close()
+  }
+
+  /** One read at a time: changes heard during a read make one more read after it, however many they were. */
   async #load(): Promise<void> {
+    if (this.#reading) {
+      this.#readAgain = true
+      return
+    }
+    this.#reading = true
+    try {
+      do {
+        this.#readAgain = false
+        await this.#read()
+      } while (this.#readAgain)
+    } finally {
+      this.#reading = false
+    }
+  }
+
+  async #read(): Promise<void> {
     try {
       this.list = await api.payments(this.query)
       this.problem = ''
     } catch (error) {
       this.problem = this.problemOf(error)
+      return
     }
+    // The chart's code comes with its first data, off the page's first load.
+    const [days] = await Promise.all([api.daily(this.#filterQuery()), import('../volume-chart-define.ts')]).catch(() => [null])
+    this.days = days?.data ?? null
   }
 
   #with(changes: Record<string, string | null>): string {
@@ -73,6 +131,7 @@ export class TillPayments extends Page {
         endTs: text('to') ? dayAfter(text('to')) : null,
         token_symbol: text('token') || null,
         network: text('network') || null,
+        merchantId: text('merchant') || null,
       }),
     )
   }
@@ -108,6 +167,7 @@ export class TillPayments extends Page {
           </ul>`
           : nothing
       }
+      ${this.days ? html`<till-volume-chart .days=${this.days}></till-volume-chart>` : nothing}
       <nav class="tabs" aria-label="Status">
         ${TABS.map(([label, value]) => html`<a href=${this.#with({ status: value })} aria-current=${status === value ? 'page' : 'false'}>${label}</a>`)}
       </nav>
@@ -123,6 +183,14 @@ export class TillPayments extends Page {
         <p><label for="to">To (included)</label><input id="to" name="to" type="date" .value=${dayBefore(params.get('endTs'))}></p>
         <p><label for="token">Token</label><input id="token" name="token" .value=${params.get('token_symbol') ?? ''} placeholder="USDC"></p>
         <p><label for="network">Network</label><input id="network" name="network" .value=${params.get('network') ?? ''} placeholder="eip155:8453"></p>
+        ${
+          this.merchants.length > 1
+            ? html`<p><label for="merchant">Merchant</label><select id="merchant" name="merchant">
+                <option value="" ?selected=${!params.get('merchantId')}>All merchants</option>
+                ${this.merchants.map((m) => html`<option value=${m.id} ?selected=${params.get('merchantId') === m.id}>${m.name}</option>`)}
+              </select></p>`
+            : nothing
+        }
         <p><button type="submit">Filter</button></p>
       </form>
       ${this.problem ? html`<p class="problem" role="alert">${this.problem}</p>` : nothing}
@@ -147,6 +215,20 @@ export class TillPayments extends Page {
           )}
         </tbody>
       </table>
-      ${list.nextCursor ? html`<p><a href=${`/dashboard/?${new URLSearchParams({ ...Object.fromEntries(new URLSearchParams(this.query)), cursor: list.nextCursor })}`}>Next</a></p>` : nothing}`
+      ${
+        list.previousCursor || list.nextCursor
+          ? html`<nav class="pages" aria-label="Pages">
+              ${list.previousCursor ? html`<a href=${this.#at(list.previousCursor)} rel="prev">Previous</a>` : nothing}
+              ${list.nextCursor ? html`<a href=${this.#at(list.nextCursor)} rel="next">Next</a>` : nothing}
+            </nav>`
+          : nothing
+      }`
+  }
+
+  /** The same filter at another page: the cursor is the listing's, signed for exactly this filter. */
+  #at(cursor: string): string {
+    const params = new URLSearchParams(this.query)
+    params.set('cursor', cursor)
+    return `/dashboard/?${params}`
   }
 }

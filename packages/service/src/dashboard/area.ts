@@ -4,6 +4,8 @@ import type { RefundService } from '../refunds/index.ts'
 import { sessionGuards } from './guards.ts'
 import { type DashboardListing, dashboardPaymentRoutes } from './payment-routes.ts'
 import { dashboardPageRoutes } from './page-routes.ts'
+import { liveListing } from './live.ts'
+import { dashboardLiveRoutes } from './live-routes.ts'
 import { dashboardPasskeys } from './passkeys.ts'
 import { dashboardRoutes } from './routes.ts'
 import { dashboardPeople } from './service.ts'
@@ -20,6 +22,7 @@ export function dashboardArea(ctx: AreaContext, deps: { payments: PaymentService
   const passkeys = dashboardPasskeys({ db: ctx.db, clock: ctx.clock, people, rp: urls })
   dashboardRoutes(ctx.app, { people, passkeys, guards, invitationUrl: urls.invitation })
   dashboardPaymentRoutes(ctx.app, { ...deps, db: ctx.db, clock: ctx.clock, people, guards })
+  dashboardLiveRoutes(ctx.app, { guards, live: liveListing(ctx.db, ctx.app.log) })
   dashboardPageRoutes(ctx.app, { https: () => urls.origin().startsWith('https:') })
   return { people }
 }

@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it } from 'vitest'
 import { createAccount, testClock, type Account, useTestApp } from '../../test/fixtures.ts'
 import { insertPayments } from '../../test/listing-fixtures.ts'
 import { CSV_COLUMNS, csvField, standardUnits } from './csv.ts'
-import { dashboardPeople } from './service.ts'
+import { dashboardMember } from '../../test/dashboard-fixtures.ts'
 
 const clock = testClock()
 const ctx = useTestApp({ clock })
@@ -13,21 +13,7 @@ let cookie: string
 beforeEach(async () => {
   clock.set(new Date('2026-11-21T12:00:00.000Z'))
   account = await createAccount(ctx.tdb.db)
-  const people = dashboardPeople({ db: ctx.tdb.db, clock })
-  const { token } = await people.invite({
-    partnerId: account.partnerId,
-    email: `viewer-${account.partnerId}@shop.example`,
-    role: 'viewer',
-    invitedBy: null,
-    origin: { address: null },
-  })
-  const accepted = await ctx.app.inject({
-    method: 'POST',
-    url: `/dashboard/api/invitations/${token}/password`,
-    headers: { origin: 'https://checkout.till.test' },
-    payload: { password: 'plum-orbit-violet-kettle' },
-  })
-  cookie = String(accepted.headers['set-cookie']).split(';')[0] ?? ''
+  cookie = (await dashboardMember(ctx, clock, account, 'viewer')).cookie
 })
 
 /** The CSV's records, each a map of column to text: a small parser of exactly what csv.ts writes. */

@@ -14,12 +14,16 @@ import type { DashboardPeople } from './service.ts'
 import { csvHeader, csvRow } from './csv.ts'
 import { paymentTimeline } from './timeline.ts'
 import type { Database } from '../db/port.ts'
+import { accountStore } from '../accounts/store.ts'
 import type { Clock } from '../core/clock.ts'
 import type { SessionGuards } from './guards.ts'
 
 type ListingInput = { partnerId: string; merchantId: string | null; query: RawQuery; search?: ListingSearch }
 /** The listing the dashboard shows, scoped by who is signed in (the listing area's own service), and all of it. */
-export type DashboardListing = ((input: ListingInput) => Promise<unknown>) & { every: (input: ListingInput) => AsyncIterable<Payment> }
+export type DashboardListing = ((input: ListingInput) => Promise<unknown>) & {
+  every: (input: ListingInput) => AsyncIterable<Payment>
+  daily: (input: ListingInput) => Promise<unknown>
+}
 
 export type DashboardPaymentDeps = {
   db: Database
@@ -81,6 +85,24 @@ export function dashboardPaymentRoutes(app: FastifyInstance, deps: DashboardPaym
     const { user } = await deps.guards.reading(request)
     const page = await deps.listing({ partnerId: user.partnerId, merchantId: user.merchantId, ...searched(request.query as RawQuery) })
     return reply.header('Cache-Control', 'no-store').send(page)
+  })
+
+  // The Payments page's merchant filter: the merchants the user may see, newest first.
+  app.get('/dashboard/api/merchants', async (request, reply) => {
+    const { user } = await deps.guards.reading(request)
+    const merchants = await accountStore(deps.db).listMerchants(user.partnerId)
+    const data = merchants.filter((m) => user.merchantId === null || m.id === user.merchantId).map((m) => ({ id: m.id, name: m.name }))
+    return reply.header('Cache-Control', 'no-store').send({ data })
+  })
+
+  app.get('/dashboard/api/payments/daily', async (request, reply) => {
+    const { user } = await deps.guards.reading(request)
+    const days = await deps.listing.daily({
+      partnerId: user.partnerId,
+      merchantId: user.merchantId,
+      ...searched(request.query as RawQuery),
+    })
+    return reply.header('Cache-Control', 'no-store').send({ data: days })
   })
 
   // The whole filtered set, streamed: one batch of rows in memory at a time, however many there are.

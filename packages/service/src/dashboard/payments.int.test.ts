@@ -5,11 +5,10 @@ import { beforeEach, describe, expect, it } from 'vitest'
 import { createAccount, createBody, testClock, type Account, useTestApp } from '../../test/fixtures.ts'
 import { accountStore } from '../accounts/store.ts'
 import type { DashboardRole } from './people.ts'
-import { dashboardPeople } from './service.ts'
+import { dashboardMember } from '../../test/dashboard-fixtures.ts'
 
 const clock = testClock()
 const ctx = useTestApp({ clock, config: { sandbox: true } })
-const ORIGIN = 'https://checkout.till.test'
 let account: Account
 let otherMerchant: string
 beforeEach(async () => {
@@ -25,33 +24,7 @@ beforeEach(async () => {
   ).id
 })
 
-let emails = 0
-/** A signed-in user of the account's partner: their cookie and CSRF token as the dashboard's page holds them. */
-async function member(role: DashboardRole, merchantId: string | null = null) {
-  const people = dashboardPeople({ db: ctx.tdb.db, clock })
-  const email = `staff${++emails}@shop.example`
-  const { token } = await people.invite({
-    partnerId: account.partnerId,
-    email,
-    role,
-    merchantId,
-    invitedBy: null,
-    origin: { address: null },
-  })
-  const accepted = await ctx.app.inject({
-    method: 'POST',
-    url: `/dashboard/api/invitations/${token}/password`,
-    headers: { origin: ORIGIN },
-    payload: { password: 'plum-orbit-violet-kettle' },
-  })
-  const cookie = String(accepted.headers['set-cookie']).split(';')[0] ?? ''
-  const csrf = accepted.json<{ csrfToken: string }>().csrfToken
-  return {
-    get: (url: string) => ctx.app.inject({ url, headers: { cookie } }),
-    post: (url: string, payload: object = {}, headers: Record<string, string> = {}) =>
-      ctx.app.inject({ method: 'POST', url, payload, headers: { cookie, origin: ORIGIN, 'x-csrf-token': csrf, ...headers } }),
-  }
-}
+const member = (role: DashboardRole, merchantId: string | null = null) => dashboardMember(ctx, clock, account, role, merchantId)
 
 async function payment(merchantId = account.merchantId, outcome?: 'succeeded'): Promise<string> {
   const headers = { ...account.headers, 'merchant-id': merchantId }
@@ -102,6 +75,61 @@ describe('the Payments page’s data', () => {
     }
     const exported = await owner.get(`/dashboard/api/payments/export.csv?q=${paid}`)
     expect(exported.body.trim().split('\r\n')).toHaveLength(2)
+  })
+
+  it('pages with "Next" and "Previous" by keyset, each page the same both ways, with the same stats', async () => {
+    const made: string[] = []
+    for (let i = 0; i < 5; i++) {
+      clock.set(new Date(Date.parse('2026-11-21T12:00:00.000Z') + i * 1000))
+      made.push(await payment())
+    }
+    const newestFirst = made.reverse()
+    const owner = await member('viewer')
+    type Listed = { data: { paymentId: string }[]; nextCursor: string | null; previousCursor: string | null; stats: unknown }
+    const read = async (cursor?: string) =>
+      (await owner.get(`/dashboard/api/payments?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`)).json<Listed>()
+    const first = await read()
+    expect([first.data.map((p) => p.paymentId), first.previousCursor]).toEqual([newestFirst.slice(0, 2), null])
+    const second = await read(first.nextCursor ?? '')
+    const third = await read(second.nextCursor ?? '')
+    expect([third.data.map((p) => p.paymentId), third.nextCursor]).toEqual([newestFirst.slice(4), null])
+    const backToSecond = await read(third.previousCursor ?? '')
+    expect(backToSecond.data.map((p) => p.paymentId)).toEqual(newestFirst.slice(2, 4))
+    const backToFirst = await read(backToSecond.previousCursor ?? '')
+    expect([backToFirst.data.map((p) => p.paymentId), backToFirst.previousCursor]).toEqual([newestFirst.slice(0, 2), null])
+    expect((await read(backToFirst.nextCursor ?? '')).data.map((p) => p.paymentId)).toEqual(newestFirst.slice(2, 4))
+    expect(backToFirst.stats).toEqual(first.stats)
+  })
+
+  it('counts the filter’s payments per UTC day for the chart, every day of the range, scoped like the list', async () => {
+    clock.set(new Date('2026-11-19T23:59:00.000Z'))
+    await payment(account.merchantId, 'succeeded')
+    clock.set(new Date('2026-11-21T00:01:00.000Z'))
+    await payment(account.merchantId, 'succeeded')
+    await payment()
+    await payment(otherMerchant)
+    const owner = await member('owner')
+    const range = await owner.get('/dashboard/api/payments/daily?startTs=2026-11-19T00:00:00.000Z&endTs=2026-11-22T00:00:00.000Z')
+    expect(range.statusCode).toBe(200)
+    const days = range.json<{ data: { day: string; payments: number; amounts: { currency: string; minor: string }[] }[] }>().data
+    expect(days.map((day) => [day.day, day.payments])).toEqual([
+      ['2026-11-19', 1],
+      ['2026-11-20', 0],
+      ['2026-11-21', 3],
+    ])
+    const euro = { currency: 'EUR', minor: '1999' }
+    expect(days[0]?.amounts).toEqual([euro])
+    const succeeded = await owner.get(
+      '/dashboard/api/payments/daily?status=succeeded&startTs=2026-11-21T00:00:00.000Z&endTs=2026-11-22T00:00:00.000Z',
+    )
+    expect(succeeded.json()).toEqual({ data: [{ day: '2026-11-21', payments: 1, amounts: [euro] }] })
+    const lastMonth = (await owner.get('/dashboard/api/payments/daily')).json<{ data: { day: string; payments: number }[] }>().data
+    expect([lastMonth.length, lastMonth.at(-1)]).toEqual([30, { day: '2026-11-21', payments: 3, amounts: expect.any(Array) }])
+    const clerk = await member('viewer', otherMerchant)
+    const theirs = (await clerk.get('/dashboard/api/payments/daily')).json<{ data: { payments: number }[] }>().data
+    expect(theirs.reduce((sum, day) => sum + day.payments, 0)).toBe(1)
+    const bad = await owner.get('/dashboard/api/payments/daily?startTs=yesterday')
+    expect([bad.statusCode, codeOf(bad)]).toEqual([400, 'invalid_params'])
   })
 
   it('filters as the listing does, cancelled included', async () => {

@@ -3,6 +3,7 @@ import { openTestDatabase, type TestDatabase } from '../../test/fixtures.ts'
 import type { Queryable, Row, SqlValue } from './port.ts'
 import type { ListingFilter } from '../listing/filter.ts'
 import { readPage } from '../listing/page.ts'
+import { readDailyVolumes } from '../listing/daily.ts'
 import { readStats } from '../listing/stats.ts'
 import { accountStore } from '../accounts/store.ts'
 import { paymentStore } from '../payments/store.ts'
@@ -115,12 +116,17 @@ function listingQueries(): Array<[string, (db: Queryable) => Promise<unknown>]> 
   return filters.flatMap(
     ([name, filter]): Array<[string, (db: Queryable) => Promise<unknown>]> => [
       [`listing stats: ${name}`, (db) => readStats(db, filter)],
+      [`chart days: ${name}`, (db) => readDailyVolumes(db, filter, new Date('2026-11-21T12:00:00Z'))],
       ...(['date', 'amount'] as const).flatMap((by) =>
         (['asc', 'desc'] as const).map((dir): [string, (db: Queryable) => Promise<unknown>] => [
           `listing page by ${by} ${dir}: ${name}`,
           (db) => readPage(db, { filter, sort: { by, dir }, limit: 50, after: after[by], logoUrl: () => null }),
         ]),
       ),
+      ...(['date', 'amount'] as const).map((by): [string, (db: Queryable) => Promise<unknown>] => [
+        `listing previous page by ${by}: ${name}`,
+        (db) => readPage(db, { filter, sort: { by, dir: 'desc' }, limit: 50, after: after[by], backward: true, logoUrl: () => null }),
+      ]),
     ],
   )
 }

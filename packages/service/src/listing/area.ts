@@ -36,9 +36,11 @@ export async function listingArea(ctx: AreaContext, payments: Pick<PaymentsArea,
     query: input.query,
     ...(input.search ? { search: input.search } : {}),
   })
-  const forDashboard = Object.assign((input: DashboardQuery) => listing.list(dashboardInput(input)), {
+  const forDashboard = Object.assign((input: DashboardQuery) => listing.list({ ...dashboardInput(input), previous: true }), {
     /** Every matching payment, for the dashboard's export. */
     every: (input: DashboardQuery) => listing.every(dashboardInput(input)),
+    /** The matching payments per UTC day, for the dashboard's chart. */
+    daily: (input: DashboardQuery) => listing.daily({ ...dashboardInput(input), now: clock.now() }),
   })
   return { v1, forDashboard }
 }

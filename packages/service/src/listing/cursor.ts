@@ -5,11 +5,13 @@ import type { ExactStats } from './stats.ts'
 /** Where a page ended: the last row's sort value (a timestamp or an amount, as exact text) and its id. */
 export type CursorPosition = { value: string; id: string }
 
-export type CursorState = { position: CursorPosition; stats: ExactStats }
+/** `backward`: the page wanted is the one before the position (the dashboard's "Previous"), not after it. */
+export type CursorState = { position: CursorPosition; stats: ExactStats; backward?: boolean }
 
 const Payload = z.object({
   q: z.string(),
   k: z.tuple([z.string(), z.string()]),
+  b: z.literal(1).optional(),
   s: z.object({
     r: z.array(z.tuple([z.string(), z.string().regex(/^-?[0-9]+$/)])),
     t: z.string().regex(/^[0-9]+$/),
@@ -31,6 +33,7 @@ export function listingCursors(key: Buffer) {
       const payload: z.infer<typeof Payload> = {
         q: fingerprint,
         k: [state.position.value, state.position.id],
+        ...(state.backward ? { b: 1 as const } : {}),
         s: {
           r: state.stats.revenue.map(({ currency, minor }) => [currency, minor.toString()]),
           t: state.stats.transactions.toString(),
@@ -57,9 +60,10 @@ export function listingCursors(key: Buffer) {
       }
       const parsed = Payload.safeParse(json)
       if (!parsed.success || parsed.data.q !== fingerprint) return undefined
-      const { k, s } = parsed.data
+      const { k, s, b } = parsed.data
       return {
         position: { value: k[0], id: k[1] },
+        ...(b ? { backward: true } : {}),
         stats: {
           revenue: s.r.map(([currency, minor]) => ({ currency, minor: BigInt(minor) })),
           transactions: BigInt(s.t),

@@ -7,7 +7,8 @@ import { type ListingFilter, paymentConditions, SqlParams } from './filter.ts'
 
 export type ListingSort = { by: 'date' | 'amount'; dir: 'asc' | 'desc' }
 
-export type Page = { payments: Payment[]; last: CursorPosition | undefined; more: boolean }
+/** `more`: rows go on past the page in the direction read (before its first row, when read backward). */
+export type Page = { payments: Payment[]; first: CursorPosition | undefined; last: CursorPosition | undefined; more: boolean }
 
 // Timestamps leave PostgreSQL as text with microseconds: a JS Date would cut them to milliseconds, and a
 // cursor holding a truncated instant would skip or repeat the rows of that millisecond.
@@ -29,19 +30,22 @@ type PageRow = PaymentRow & {
 /** Six digits when the instant has them, else milliseconds, as toISOString writes it. */
 export const isoText = (text: string): string => text.replace(/(\.[0-9]{3})000Z$/, '$1Z')
 
-/** One keyset page: the rows after `after` in the sort order, ties broken by id, never an OFFSET. */
+/**
+ * One keyset page: the rows after `after` in the sort order, ties broken by id, never an OFFSET. Read
+ * `backward`, it is the rows just before `after`, read in the opposite order and handed back in the sort's.
+ */
 export async function readPage(
   db: Queryable,
-  input: { filter: ListingFilter; sort: ListingSort; limit: number; after?: CursorPosition; logoUrl: LogoUrl },
+  input: { filter: ListingFilter; sort: ListingSort; limit: number; after?: CursorPosition; backward?: boolean; logoUrl: LogoUrl },
 ): Promise<Page> {
-  const { sort } = input
   const params = new SqlParams()
   const where = paymentConditions(input.filter, params)
-  const key = SORT_KEY[sort.by]
-  const dir = sort.dir === 'desc' ? 'DESC' : 'ASC'
+  const key = SORT_KEY[input.sort.by]
+  const descending = (input.sort.dir === 'desc') !== (input.backward === true)
+  const dir = descending ? 'DESC' : 'ASC'
   if (input.after) {
     where.push(
-      `(${key.column}, p.id) ${sort.dir === 'desc' ? '<' : '>'} (${params.add(input.after.value)}::${key.type}, ${params.add(input.after.id)})`,
+      `(${key.column}, p.id) ${descending ? '<' : '>'} (${params.add(input.after.value)}::${key.type}, ${params.add(input.after.id)})`,
     )
   }
   const rows = await db.query<PageRow>(
@@ -49,7 +53,7 @@ export async function readPage(
             m.name AS merchant_name, m.logo_digest AS merchant_logo,
             ${utcText('p.created_at')} AS created_text, ${utcText('p.updated_at')} AS updated_text,
             ${utcText('p.settled_at')} AS settled_text,
-            ${sort.by === 'date' ? utcText('p.created_at') : 'p.amount_major::text'} AS sort_value
+            ${input.sort.by === 'date' ? utcText('p.created_at') : 'p.amount_major::text'} AS sort_value
        FROM payments p JOIN merchants m ON m.id = p.merchant_id
       WHERE ${where.join(' AND ')}
       ORDER BY ${key.column} ${dir}, p.id ${dir}
@@ -57,13 +61,10 @@ export async function readPage(
     params.values,
   )
   const more = rows.length > input.limit
-  const shown = more ? rows.slice(0, input.limit) : rows
-  const lastRow = shown.at(-1)
-  return {
-    payments: shown.map((row) => toListed(row, input.logoUrl)),
-    last: lastRow && { value: lastRow.sort_value, id: lastRow.id },
-    more,
-  }
+  const read = more ? rows.slice(0, input.limit) : rows
+  const shown = input.backward ? read.reverse() : read
+  const position = (row: PageRow | undefined) => row && { value: row.sort_value, id: row.id }
+  return { payments: shown.map((row) => toListed(row, input.logoUrl)), first: position(shown[0]), last: position(shown.at(-1)), more }
 }
 
 function toListed(row: PageRow, logoUrl: LogoUrl): Payment {

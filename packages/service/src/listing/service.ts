@@ -12,6 +12,7 @@ import { ApiError } from '../errors.ts'
 import { type CursorPosition, type ListingCursors, queryFingerprint } from './cursor.ts'
 import { type ListingFilter, type ListingScope, type ListingSearch, matchesNothing, toListingFilter } from './filter.ts'
 import type { LogoUrl } from '../logos/index.ts'
+import { readDailyVolumes } from './daily.ts'
 import { readPage } from './page.ts'
 import { NO_STATS, readStats, statsView } from './stats.ts'
 
@@ -55,7 +56,23 @@ export function paymentListing(deps: ListingDeps) {
       }
     },
 
-    async list(input: { scope: ListingScope; version: ApiVersion; query: RawQuery; search?: ListingSearch }): Promise<PaymentListResponse> {
+    /** The matching payments per UTC day (the dashboard's chart): the listing's filters, no page, no sort. */
+    async daily(input: { scope: ListingScope; version: ApiVersion; query: RawQuery; search?: ListingSearch; now: Date }) {
+      const { cursor: _cursor, limit: _limit, sortBy: _sortBy, sortDir: _sortDir, ...raw } = input.query
+      const query = parseQuery(raw, input.scope, input.version)
+      const tokenSymbols = query.asset === undefined ? query.token_symbol : [...(query.token_symbol ?? []), query.asset]
+      const filter = withSearch(toListingFilter(query, input.scope, tokenSymbols), input.search)
+      return matchesNothing(filter) ? [] : readDailyVolumes(deps.db, filter, input.now)
+    },
+
+    async list(input: {
+      scope: ListingScope
+      version: ApiVersion
+      query: RawQuery
+      search?: ListingSearch
+      /** The dashboard's "Previous": a cursor to the page before this one, beside `nextCursor`. */
+      previous?: boolean
+    }): Promise<PaymentListResponse & { previousCursor?: string | null }> {
       const { scope, version } = input
       const query = parseQuery(input.query, scope, version)
       const tokenSymbols = query.asset === undefined ? query.token_symbol : [...(query.token_symbol ?? []), query.asset]
@@ -76,13 +93,26 @@ export function paymentListing(deps: ListingDeps) {
       }
       if (matchesNothing(filter)) return { data: [], nextCursor: null, stats: statsView(NO_STATS) }
       if (!resumed) await deps.settleDeadlines(scope.partnerId)
+      const backward = resumed?.backward === true
       const [page, stats] = await Promise.all([
-        readPage(deps.db, { filter, sort, limit: query.limit, logoUrl: deps.logoUrl, ...(resumed ? { after: resumed.position } : {}) }),
+        readPage(deps.db, {
+          filter,
+          sort,
+          limit: query.limit,
+          logoUrl: deps.logoUrl,
+          ...(resumed ? { after: resumed.position, backward } : {}),
+        }),
         resumed ? resumed.stats : readStats(deps.db, filter),
       ])
+      // Read backward, `more` is about the pages before; the page it came back from is always after it.
+      const hasNext = backward ? page.last !== undefined : page.more
+      const hasPrevious = backward ? page.more : resumed !== undefined && page.first !== undefined
+      const cursor = (position: CursorPosition | undefined, toPrevious: boolean) =>
+        position ? deps.cursors.issue(fingerprint, { position, stats, ...(toPrevious ? { backward: true } : {}) }) : null
       return {
         data: page.payments,
-        nextCursor: page.more && page.last ? deps.cursors.issue(fingerprint, { position: page.last, stats }) : null,
+        nextCursor: hasNext ? cursor(page.last, false) : null,
+        ...(input.previous ? { previousCursor: hasPrevious ? cursor(page.first, true) : null } : {}),
         stats: statsView(stats),
       }
     },
