@@ -59,6 +59,13 @@ test('the owner joins with a passkey, finds and exports a payment, cancels it, a
   await expect(page.getByRole('heading', { name: 'Payments' })).toBeVisible()
   await expectNoAxeViolations(page, 'the Payments page')
 
+  // The shop's webhook endpoint is down (nothing listens on port 9): its attempts fail, and show so.
+  const registered = await page.request.post(`${till.baseUrl}/v1/webhook-endpoints`, {
+    headers: { 'api-key': till.apiKey, 'merchant-id': till.merchantId },
+    data: { url: 'https://127.0.0.1:9/hook', events: ['payment.cancelled'] },
+  })
+  expect(registered.status()).toBe(201)
+
   // Payments made through the API appear as they are made, with no reload; one has its checkout page open.
   await expect(page.getByText('No payments match.')).toBeVisible()
   const payment = await till.createPayment({ referenceId: 'order-dash-1001' })
@@ -118,10 +125,23 @@ test('the owner joins with a passkey, finds and exports a payment, cancels it, a
   await expectNoAxeViolations(page, 'a payment’s page')
   await page.getByRole('button', { name: 'Cancel payment' }).click()
   await expect(page.getByText('Cancelled', { exact: true })).toBeVisible()
-  await expect(page.getByRole('listitem').filter({ hasText: 'pending → cancelled (merchant_cancelled)' })).toBeVisible()
+  await expect(page.getByRole('listitem').filter({ hasText: 'Requires action → Cancelled (merchant cancelled)' })).toBeVisible()
   await expect(page.getByRole('button', { name: 'Cancel payment' })).toHaveCount(0)
   // The buyer's open page hears of it.
   await expect(checkout.getByRole('heading', { name: 'Payment cancelled' })).toBeVisible()
+  // The shop's webhook of it was tried, and failed; staff send it again. The page shows what was tried
+  // when it loads, as staff would reload it.
+  const attempts = page.getByRole('listitem').filter({ hasText: 'Webhook payment.cancelled to https://127.0.0.1:9/hook' })
+  await expect(async () => {
+    await page.reload()
+    await expect(attempts).toHaveCount(1, { timeout: 1_000 })
+  }).toPass()
+  await expect(attempts).toContainText(/could not reach the endpoint: .+ in [0-9]+ ms/)
+  await attempts.getByRole('button', { name: 'Redeliver' }).click()
+  await expect(async () => {
+    await page.reload()
+    await expect(attempts).toHaveCount(2, { timeout: 1_000 })
+  }).toPass()
   await shoot(page, 'dashboard-payment')
 
   await page.getByRole('button', { name: 'Sign out', exact: true }).click()
@@ -131,6 +151,7 @@ test('the owner joins with a passkey, finds and exports a payment, cancels it, a
   await page.getByRole('link', { name: 'Audit log' }).click()
   await expect(page.getByRole('heading', { name: 'Audit log' })).toBeVisible()
   await expect(page.getByRole('cell', { name: 'payment cancelled' })).toBeVisible()
+  await expect(page.getByRole('cell', { name: 'webhook redelivered' })).toBeVisible()
   await expect(page.getByRole('cell', { name: 'invitation accepted' })).toBeVisible()
   await page.emulateMedia({ colorScheme: 'dark' })
   await expectNoAxeViolations(page, 'the Audit log page, dark')

@@ -66,7 +66,9 @@ export const api = {
     call<{ data: { day: string; payments: number; amounts: { currency: string; minor: string }[] }[] }>('GET', `payments/daily${query}`),
   payment: (id: string) => call<PaymentPage>('GET', `payments/${encodeURIComponent(id)}`),
   cancel: (id: string) => call<{ status: string }>('POST', `payments/${encodeURIComponent(id)}/cancel`),
-  refund: (id: string, body: { amount?: string }) =>
+  redeliver: (id: string, deliveryId: string) =>
+    call<{ status: string }>('POST', `payments/${encodeURIComponent(id)}/deliveries/${encodeURIComponent(deliveryId)}/redeliver`),
+  refund: (id: string, body: { amount?: string; destination?: string }) =>
     call<{ id: string; claimUrl: string | null; payUrl: string | null }>('POST', `payments/${encodeURIComponent(id)}/refunds`, body, {
       'idempotency-key': crypto.randomUUID(),
     }),
@@ -92,8 +94,20 @@ export type PaymentPage = {
   paymentId: string
   referenceId: string
   status: string
+  isFinal: boolean
   amount: { currency: string; value: string }
+  createdAt: string
+  expiresAt: string
+  paid: {
+    network: string
+    token: { symbol: string; decimals: number; amount: string } | null
+    rate: string | null
+    buyer: string
+    wallet: string | null
+    transactionHash: string | null
+    explorerUrl: string | null
+  } | null
   timeline: TimelineEntry[]
-  actions: { cancel: boolean; refund: boolean }
+  actions: { cancel: boolean; refund: boolean; redeliver: boolean }
 }
 export type AuditEntry = { id: string; action: string; actor: string | null; target: string | null; address: string | null; at: string }

@@ -7,6 +7,13 @@ export function money(value: string, currency: string, decimals: number): string
   return formatter.format(major as unknown as number)
 }
 
+/** A token's smallest units as its whole units, every digit kept: 12503817 with 6 decimals → 12.503817. */
+export function units(value: string, decimals: number): string {
+  if (decimals === 0) return value
+  const digits = value.padStart(decimals + 1, '0')
+  return `${digits.slice(0, -decimals)}.${digits.slice(-decimals)}`
+}
+
 export const dateTime = new Intl.DateTimeFormat('en-IE', { dateStyle: 'medium', timeStyle: 'short' })
 export const when = (iso: string) => dateTime.format(new Date(iso))
 

@@ -1,14 +1,18 @@
 // The listing bench (`pnpm bench`, after the throughput run): a million payments on the default embedded
 // engine, then every filter alone, a few combinations and both sorts, each timed over real HTTP on
-// loopback: the first page (page + stats), a page 1,000 pages deep, and the stats alone. Targets are
-// printed beside the figures, never asserted; ratios are against a status read measured in the same run.
+// loopback: the first page (page + stats), a page 1,000 pages deep, and the stats alone. Then the dashboard's
+// Payments page on the same app and payments (dashboard.ts). Targets are printed beside the figures, never
+// asserted; ratios are against a status read measured in the same run.
 import type { AddressInfo } from 'node:net'
 import { createApp } from '../../src/app.ts'
+import type { AppConfig } from '../../src/app-config.ts'
+import { startEmbeddedServer } from '../../src/db/embedded/server.ts'
 import { migrate } from '../../src/db/migrate.ts'
-import { openDatabase } from '../../src/db/open.ts'
+import { openPostgres } from '../../src/db/postgres.ts'
 import type { ListingFilter } from '../../src/listing/filter.ts'
 import { readStats } from '../../src/listing/stats.ts'
 import { accountStore } from '../../src/accounts/store.ts'
+import { benchDashboard } from './dashboard.ts'
 import { checkRollups } from './exactness.ts'
 import { printTable, type Timing, timeIt } from './timing.ts'
 import { BENCH_PARTNER, seedPayments } from './seed.ts'
@@ -20,8 +24,13 @@ const PAGE = 50
 
 const log = (line: string) => process.stderr.write(`${line}\n`)
 const now = new Date()
+// The embedded server started here rather than by openDatabase: the dashboard's COPY baseline needs its URL.
+const server = await startEmbeddedServer()
 // The seed's bulk statements take longer than a request's statement may.
-const db = await openDatabase({}, undefined, { queryTimeoutMs: 0 })
+const db = await openPostgres({ url: server.url(), queryTimeoutMs: 0 }).catch(async (error) => {
+  await server.stop()
+  throw error
+})
 try {
   await migrate(db)
   const seedStart = performance.now()
@@ -30,10 +39,8 @@ try {
   log(`seeded ${PAYMENTS.toLocaleString('en-US')} payments in ${seedSeconds.toFixed(1)} s`)
   await checkRollups(db, BENCH_PARTNER, log)
 
-  const app = await createApp({
-    db,
-    config: { sandbox: false, paymentTtlSeconds: 900, pollInMs: 2_000, checkoutUrl: () => 'https://checkout.invalid/pay' },
-  })
+  const config: AppConfig = { sandbox: false, paymentTtlSeconds: 900, pollInMs: 2_000, checkoutUrl: () => 'https://checkout.invalid/pay' }
+  const app = await createApp({ db, config })
   await app.listen({ host: '127.0.0.1', port: 0 })
   const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`
   const key = await accountStore(db).createApiKey({ partnerId: BENCH_PARTNER, mode: 'live', now })
@@ -103,8 +110,23 @@ try {
     rows.push({ name: scenario.name, first, next, deep, deepPages: cursor ? depth + 1 : undefined, stats, target: scenario.target })
     log(`  ${scenario.name} done`)
   }
+  const dashboard = await benchDashboard({
+    db,
+    databaseUrl: server.url(),
+    base,
+    config,
+    partnerId: BENCH_PARTNER,
+    topMerchant: top ?? '',
+    payments: PAYMENTS,
+    samples: SAMPLES,
+    now,
+    baseline,
+    log,
+  })
   await app.close()
   printTable({ rows, baseline, payments: PAYMENTS, paymentsSeconds: seeded.paymentsSeconds, seedSeconds })
+  process.stdout.write(dashboard)
 } finally {
   await db.close()
+  await server.stop()
 }

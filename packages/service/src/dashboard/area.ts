@@ -21,7 +21,9 @@ export function dashboardArea(ctx: AreaContext, deps: { payments: PaymentService
   const guards = sessionGuards(people, urls.origin)
   const passkeys = dashboardPasskeys({ db: ctx.db, clock: ctx.clock, people, rp: urls })
   dashboardRoutes(ctx.app, { people, passkeys, guards, invitationUrl: urls.invitation })
-  dashboardPaymentRoutes(ctx.app, { ...deps, db: ctx.db, clock: ctx.clock, people, guards })
+  const explorers = new Map((ctx.evm?.config.networks ?? []).map((network) => [network.id, network.explorerTxUrl]))
+  const explorerTxUrl = (network: string, hash: string) => explorers.get(network)?.replace('{hash}', encodeURIComponent(hash)) ?? null
+  dashboardPaymentRoutes(ctx.app, { ...deps, db: ctx.db, clock: ctx.clock, people, guards, explorerTxUrl })
   dashboardLiveRoutes(ctx.app, { guards, live: liveListing(ctx.db, ctx.app.log) })
   dashboardPageRoutes(ctx.app, { https: () => urls.origin().startsWith('https:') })
   return { people }

@@ -10,6 +10,7 @@ export type AuditAction =
   | 'invitation_accepted'
   | 'payment_cancelled'
   | 'refund_created'
+  | 'webhook_redelivered'
 
 export type AuditEntry = {
   partnerId: string | null

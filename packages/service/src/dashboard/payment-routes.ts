@@ -2,7 +2,7 @@ import { Readable } from 'node:stream'
 import { Caip10, IDEMPOTENCY_KEY_HEADER, isFinalStatus, type Payment, PositiveMinorUnits, type RawQuery } from '@till/contract'
 import { z } from 'zod'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { parseOrThrow, paymentNotFound } from '../errors.ts'
+import { ApiError, parseOrThrow, paymentNotFound } from '../errors.ts'
 import { header } from '../http/context.ts'
 import { idempotencyKeyOf } from '../http/idempotency.ts'
 import type { PaymentRecord, PaymentService } from '../payments/index.ts'
@@ -12,9 +12,11 @@ import type { DashboardUser } from './people.ts'
 import { requireRole } from './routes.ts'
 import type { DashboardPeople } from './service.ts'
 import { csvHeader, csvRow } from './csv.ts'
+import { paidOption } from './paid-option.ts'
 import { paymentTimeline } from './timeline.ts'
 import type { Database } from '../db/port.ts'
-import { accountStore } from '../accounts/store.ts'
+import { accountStore } from '../accounts/index.ts'
+import { webhookDeliveryStore } from '../webhooks/index.ts'
 import type { Clock } from '../core/clock.ts'
 import type { SessionGuards } from './guards.ts'
 
@@ -33,6 +35,8 @@ export type DashboardPaymentDeps = {
   listing: DashboardListing
   guards: SessionGuards
   clock: Clock
+  /** The network's explorer link for a transaction (`explorerTxUrl` of the network config), or null. */
+  explorerTxUrl: (network: string, hash: string) => string | null
 }
 
 // POST /v1/refunds's fields that the payment's page asks for; the payment is the page's.
@@ -70,7 +74,12 @@ export function dashboardPaymentRoutes(app: FastifyInstance, deps: DashboardPaym
     return payment
   }
 
-  const audit = (user: DashboardUser, request: FastifyRequest, action: 'payment_cancelled' | 'refund_created', target: string) =>
+  const audit = (
+    user: DashboardUser,
+    request: FastifyRequest,
+    action: 'payment_cancelled' | 'refund_created' | 'webhook_redelivered',
+    target: string,
+  ) =>
     deps.people.audit.record({
       partnerId: user.partnerId,
       userId: user.id,
@@ -127,6 +136,7 @@ export function dashboardPaymentRoutes(app: FastifyInstance, deps: DashboardPaym
   app.get<{ Params: { paymentId: string } }>('/dashboard/api/payments/:paymentId', async (request, reply) => {
     const { user } = await deps.guards.reading(request)
     const payment = await visible(user, request.params.paymentId)
+    const timeline = await paymentTimeline(deps.db, payment.id)
     const acts = user.role !== 'viewer'
     return reply.header('Cache-Control', 'no-store').send({
       paymentId: payment.id,
@@ -135,8 +145,13 @@ export function dashboardPaymentRoutes(app: FastifyInstance, deps: DashboardPaym
       status: payment.status,
       isFinal: isFinalStatus(payment.status),
       amount: { currency: payment.currency, value: payment.amountMinor.toString() },
-      timeline: await paymentTimeline(deps.db, payment.id),
-      actions: { cancel: acts && payment.status === 'pending', refund: acts && payment.status === 'succeeded' },
+      createdAt: payment.createdAt.toISOString(),
+      expiresAt: payment.expiresAt.toISOString(),
+      paid: paidOption(payment, timeline, deps.explorerTxUrl),
+      timeline: timeline.map((entry) =>
+        entry.kind === 'transaction' ? { ...entry, explorerUrl: deps.explorerTxUrl(entry.network, entry.hash) } : entry,
+      ),
+      actions: { cancel: acts && payment.status === 'pending', refund: acts && payment.status === 'succeeded', redeliver: acts },
     })
   })
 
@@ -148,6 +163,22 @@ export function dashboardPaymentRoutes(app: FastifyInstance, deps: DashboardPaym
     await audit(user, request, 'payment_cancelled', payment.id)
     return reply.send({ paymentId: cancelled.id, status: cancelled.status })
   })
+
+  // "Redeliver" on a webhook attempt of the payment's timeline: its delivery is sent again now.
+  app.post<{ Params: { paymentId: string; deliveryId: string } }>(
+    '/dashboard/api/payments/:paymentId/deliveries/:deliveryId/redeliver',
+    async (request, reply) => {
+      const { user } = await deps.guards.changing(request)
+      requireRole(user, 'admin')
+      const payment = await visible(user, request.params.paymentId)
+      const { deliveryId } = request.params
+      if (!(await webhookDeliveryStore(deps.db).redeliverForPayment(payment.id, deliveryId, deps.clock.now()))) {
+        throw new ApiError('not_found', `No webhook delivery ${deliveryId} of payment ${payment.id}.`)
+      }
+      await audit(user, request, 'webhook_redelivered', deliveryId)
+      return reply.code(202).send({ deliveryId, status: 'pending' })
+    },
+  )
 
   app.post<{ Params: { paymentId: string } }>('/dashboard/api/payments/:paymentId/refunds', async (request, reply) => {
     const { user } = await deps.guards.changing(request)

@@ -153,12 +153,14 @@ describe('a payment’s page', () => {
     expect(refund.statusCode).toBe(201)
     expect(refund.json()).toMatchObject({ paymentId: paid, status: 'awaiting_destination', claimUrl: expect.any(String) })
     const page = await owner.get(`/dashboard/api/payments/${paid}`)
-    expect(page.json()).toMatchObject({ paymentId: paid, status: 'succeeded', actions: { cancel: false, refund: true } })
+    expect(page.json()).toMatchObject({ paymentId: paid, status: 'succeeded', actions: { cancel: false, refund: true, redeliver: true } })
     const timeline = page.json<{ timeline: { kind: string; to?: string; refundId?: string }[] }>().timeline
     expect(timeline.filter((entry) => entry.kind === 'status').map((entry) => entry.to)).toEqual(['pending', 'processing', 'succeeded'])
     expect(timeline.filter((entry) => entry.kind === 'refund').map((entry) => entry.refundId)).toEqual([refund.json<{ id: string }>().id])
     const viewer = await member('viewer')
-    expect((await viewer.get(`/dashboard/api/payments/${paid}`)).json()).toMatchObject({ actions: { cancel: false, refund: false } })
+    expect((await viewer.get(`/dashboard/api/payments/${paid}`)).json()).toMatchObject({
+      actions: { cancel: false, refund: false, redeliver: false },
+    })
   })
 })
 

@@ -4,7 +4,17 @@ import type { Queryable } from '../db/port.ts'
 export type TimelineEntry =
   | { kind: 'status'; at: string; from: string | null; to: string; reason: string }
   | { kind: 'quoted'; at: string; optionId: string; network: string; token: string; tokenAmount: string; rate: string }
-  | { kind: 'transaction'; at: string; network: string; hash: string; matchedBy: string | null; blockNumber: string | null }
+  | {
+      kind: 'transaction'
+      at: string
+      network: string
+      hash: string
+      /** Who saw it first: the checkout page (which posted its hash) or the chain watcher; null before issue 25. */
+      seenBy: 'page' | 'watcher' | null
+      matchedBy: string | null
+      blockNumber: string | null
+    }
+  | { kind: 'confirmations'; at: string; hash: string; confirmations: number; required: number; blockNumber: string }
   | {
       kind: 'webhook_attempt'
       at: string
@@ -21,11 +31,11 @@ const iso = (at: Date) => at.toISOString()
 
 /**
  * A payment's timeline, read from what each part of Till already keeps: its transitions, the options it was
- * quoted, the transfer bound to it (by the page or the chain watcher), every webhook delivery attempt of its
+ * quoted, the transfer bound to it (by the page or the chain watcher) and the confirmations it was seen to reach, every webhook delivery attempt of its
  * events, and its refunds. Each read is behind an index keyed by the payment (db/query-plans.int.test.ts).
  */
 export async function paymentTimeline(db: Queryable, paymentId: string): Promise<TimelineEntry[]> {
-  const [transitions, quotes, transfers, attempts, refunds] = await Promise.all([
+  const [transitions, quotes, transfers, confirmations, attempts, refunds] = await Promise.all([
     db.query<{ from_status: string | null; to_status: string; reason: string; at: Date }>(
       'SELECT from_status, to_status, reason, at FROM payment_transitions WHERE payment_id = $1 ORDER BY id',
       [paymentId],
@@ -35,9 +45,21 @@ export async function paymentTimeline(db: Queryable, paymentId: string): Promise
         WHERE payment_id = $1 ORDER BY created_at, option_id`,
       [paymentId],
     ),
-    db.query<{ network: string; tx_hash: string; matched_by: string | null; block_number: string | null; recorded_at: Date }>(
-      `SELECT network, tx_hash, matched_by, block_number::text AS block_number, recorded_at FROM evm_transfers
+    db.query<{
+      network: string
+      tx_hash: string
+      seen_by: 'page' | 'watcher' | null
+      matched_by: string | null
+      block_number: string | null
+      recorded_at: Date
+    }>(
+      `SELECT network, tx_hash, seen_by, matched_by, block_number::text AS block_number, recorded_at FROM evm_transfers
         WHERE payment_id = $1 ORDER BY recorded_at`,
+      [paymentId],
+    ),
+    db.query<{ tx_hash: string; confirmations: number; required: number; block_number: string; at: Date }>(
+      `SELECT tx_hash, confirmations, required, block_number::text AS block_number, at FROM evm_confirmations
+        WHERE payment_id = $1 ORDER BY at, confirmations`,
       [paymentId],
     ),
     db.query<{
@@ -85,7 +107,16 @@ export async function paymentTimeline(db: Queryable, paymentId: string): Promise
       at: iso(row.recorded_at),
       network: row.network,
       hash: row.tx_hash,
+      seenBy: row.seen_by,
       matchedBy: row.matched_by,
+      blockNumber: row.block_number,
+    })),
+    ...confirmations.map((row) => ({
+      kind: 'confirmations' as const,
+      at: iso(row.at),
+      hash: row.tx_hash,
+      confirmations: row.confirmations,
+      required: row.required,
       blockNumber: row.block_number,
     })),
     ...attempts.map((row) => ({

@@ -71,13 +71,15 @@ async function tillUnderLoad(args: string[]) {
 
 /** After the restarts: notifications, the long-poll and the webhook dispatcher work again; nothing was lost or doubled. */
 async function expectRecovered(till: ServedTill, load: CreateLoad, databaseUrl: string) {
-  // The listening connection is back, on both channels: other instances' changes reach this one again.
+  // The listening connection is back, on every channel: other instances' changes reach this one again.
   await vi.waitFor(
     async () => {
       const listening = await onServer(databaseUrl, (client) =>
         client.query<{ query: string }>("SELECT query FROM pg_stat_activity WHERE query LIKE 'LISTEN %' ORDER BY query"),
       )
-      expect(listening.rows.map((row) => row.query)).toEqual(['LISTEN "till_payment_status"; LISTEN "till_webhooks"'])
+      expect(listening.rows.map((row) => row.query)).toEqual([
+        'LISTEN "till_payment_listing"; LISTEN "till_payment_status"; LISTEN "till_webhooks"',
+      ])
     },
     { timeout: 10_000, interval: 50 },
   )

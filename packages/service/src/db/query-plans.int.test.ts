@@ -137,7 +137,7 @@ describe('every lookup the service makes is backed by an index', () => {
     expect(plans.length).toBeGreaterThan(0)
     for (const plan of plans) {
       expect(plan).not.toMatch(
-        /Seq Scan on (payments|payment_transitions|api_keys|merchants|partners|apps|payment_stats|payment_stats_partner|payment_stat_deltas|evm_unapplied_transfers|refunds|evm_transfers|webhook_events|payment_quotes|dashboard_users|dashboard_sessions|dashboard_invitations|audit_log)\b/,
+        /Seq Scan on (payments|payment_transitions|api_keys|merchants|partners|apps|payment_stats|payment_stats_partner|payment_stat_deltas|evm_unapplied_transfers|refunds|evm_transfers|webhook_events|payment_quotes|dashboard_users|evm_confirmations|dashboard_sessions|dashboard_invitations|audit_log)\b/,
       )
     }
   })

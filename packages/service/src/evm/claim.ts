@@ -16,6 +16,8 @@ export type Claim = {
   fromBlock: bigint
   /** The wallet the buyer named on the page; null for a transfer the watcher found. */
   walletName: string | null
+  /** Who saw the transaction first: the checkout page posting its hash, or the chain watcher. */
+  seenBy: 'page' | 'watcher'
   now: Date
 }
 
@@ -39,7 +41,7 @@ export async function claimTransfer(payments: PaymentService, claim: Claim): Pro
   })
   return payments.atomically(async ({ transition, tx }) => {
     const transfers = evmTransfers(tx)
-    if (!(await transfers.bind(transfer, claim.now))) return 'bound' as const
+    if (!(await transfers.bind(transfer, claim.now, claim.seenBy))) return 'bound' as const
     const processing = await transition({ payment, to: 'processing', reason: 'transaction_submitted', paid })
     await transfers.watch({
       paymentId: payment.id,

@@ -33,7 +33,7 @@ const MAX_DECIMALS = 36
 const DEFAULT_LOG_RANGE = 1_000
 const MAX_LOG_RANGE = 100_000
 
-const NETWORK_FIELDS = ['id', 'name', 'rpcUrl', 'confirmations', 'maxLogRange', 'devWallet']
+const NETWORK_FIELDS = ['id', 'name', 'rpcUrl', 'confirmations', 'maxLogRange', 'explorerTxUrl', 'devWallet']
 const Network = z
   .strictObject(
     {
@@ -62,6 +62,13 @@ const Network = z
         .min(1, { error: 'must be at least 1 block' })
         .max(MAX_LOG_RANGE, { error: `must be at most ${MAX_LOG_RANGE} blocks` })
         .default(DEFAULT_LOG_RANGE),
+      /** Where people look a transaction up (the dashboard's link): `{hash}` stands for the transaction's hash. */
+      explorerTxUrl: z
+        .string({ error: expecting('an https:// URL with {hash} where the hash goes, e.g. "https://basescan.org/tx/{hash}"') })
+        .refine((value) => value.includes('{hash}') && isHttpUrl(value.replace('{hash}', '0x')), {
+          error: 'must be an http(s) URL with {hash} where the hash goes, e.g. "https://basescan.org/tx/{hash}"',
+        })
+        .optional(),
       /** A dev account the node signs for (anvil's unlocked accounts): the checkout page's "Local dev wallet". */
       devWallet: z
         .string({
@@ -102,6 +109,7 @@ const Network = z
       rpcUrl: network.rpcUrl,
       confirmations: network.confirmations,
       maxLogRange: network.maxLogRange,
+      explorerTxUrl: network.explorerTxUrl,
       devWallet: network.devWallet,
     }
   })

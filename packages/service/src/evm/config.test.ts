@@ -66,9 +66,19 @@ describe('parseEvmConfig', () => {
     ])
   })
 
+  it('takes an explorer’s transaction link with {hash} where the hash goes, and refuses one without', () => {
+    const explorer = 'https://basescan.org/tx/{hash}'
+    expect(parseEvmConfig({ ...valid, networks: [{ ...base, explorerTxUrl: explorer }] }, 'config.json').networks[0]?.explorerTxUrl).toBe(
+      explorer,
+    )
+    expect(problems({ ...valid, networks: [{ ...base, explorerTxUrl: 'https://basescan.org/tx/' }] })).toEqual([
+      'config.json: networks[0].explorerTxUrl: must be an http(s) URL with {hash} where the hash goes, e.g. "https://basescan.org/tx/{hash}"',
+    ])
+  })
+
   it('refuses unknown fields, naming the ones that exist', () => {
     expect(problems({ ...valid, networks: [{ ...base, confirmation: 3 }], extra: true })).toEqual([
-      'config.json: networks[0]: unknown field "confirmation"; a network has id, name, rpcUrl, confirmations, maxLogRange and devWallet',
+      'config.json: networks[0]: unknown field "confirmation"; a network has id, name, rpcUrl, confirmations, maxLogRange, explorerTxUrl and devWallet',
       'config.json: unknown field "extra"; the EVM configuration has networks, tokens, rates and sandbox',
     ])
   })

@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest'
 import { createCheckoutPayment, gatewayCall } from '../../test/checkout-fixtures.ts'
 import { BUYER, HAND_TIMING, handFollower, receiveOnLocalChain, transfer, useLocalChain } from '../../test/evm-fixtures.ts'
 import { createAccount, testApp, testClock, useTestDatabase, type Account } from '../../test/fixtures.ts'
+import { paymentTimeline } from '../dashboard/timeline.ts'
 import { paymentStore } from '../payments/store.ts'
 import { evmTransfers } from './transfers.ts'
 
@@ -48,6 +49,25 @@ describe('following confirmations', () => {
     await handFollower(ctx.tdb.db, clock, chain.config).runOnce()
     expect(await statusOf(id)).toBe('succeeded')
     expect(await evmTransfers(ctx.tdb.db).watching()).toBe(0)
+  })
+
+  it('records each count of confirmations it sees, up to the network’s, for the payment’s dashboard page', async () => {
+    const app = await instance()
+    try {
+      const id = await processingPayment(app)
+      const follower = handFollower(ctx.tdb.db, clock, chain.config)
+      await follower.runOnce()
+      expect(await statusOf(id)).toBe('processing')
+      await chain.clients.test.mine({ blocks: 3 })
+      await follower.runOnce()
+      expect(await statusOf(id)).toBe('succeeded')
+      const milestones = (await paymentTimeline(ctx.tdb.db, id)).flatMap((entry) =>
+        entry.kind === 'confirmations' ? [`${entry.confirmations} of ${entry.required}`] : [],
+      )
+      expect(milestones).toEqual(['1 of 2', '2 of 2'])
+    } finally {
+      await app.close()
+    }
   })
 
   it('splits the watch list: a watch another instance holds is skipped, not waited for', async () => {

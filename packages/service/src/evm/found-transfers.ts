@@ -104,7 +104,16 @@ export function foundTransfers(deps: {
       blockNumber: log.blockNumber,
       matchedBy: match.matchedBy,
     }
-    const claim = { payment: match.payment, network, token, transfer, nonce: tx.nonce, fromBlock: log.blockNumber, walletName: null }
+    const claim = {
+      payment: match.payment,
+      network,
+      token,
+      transfer,
+      nonce: tx.nonce,
+      fromBlock: log.blockNumber,
+      walletName: null,
+      seenBy: 'watcher' as const,
+    }
     try {
       if ((await claimTransfer(deps.payments, { ...claim, now: deps.clock.now() })) === 'bound') return undefined
     } catch (error) {

@@ -175,7 +175,7 @@ export function evmRail(deps: EvmRailDeps) {
     let moved: PaymentRecord | 'bound'
     try {
       const claim = { payment, network: option.network, token: option.token, nonce: checked.nonce, fromBlock, now }
-      moved = await claimTransfer(deps.payments, { ...claim, transfer, walletName: submission.walletName ?? null })
+      moved = await claimTransfer(deps.payments, { ...claim, transfer, walletName: submission.walletName ?? null, seenBy: 'page' })
     } catch (error) {
       // Expired or paid by another transaction meanwhile: this one is unapplied.
       if (endedMeanwhile(error)) return recordLate(payment, transfer)

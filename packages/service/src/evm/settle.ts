@@ -101,6 +101,17 @@ export async function settle(deps: SettleDeps, watch: Watch, payment: PaymentRec
       return end(deps, watch, payment, { kind: 'failed', reason: 'transaction_replaced' }, now)
     }
   }
+  if ((check.status === 'mined' || check.status === 'reverted') && check.confirmations > 0n) {
+    await evmTransfers(deps.db).confirmed({
+      paymentId: payment.id,
+      txHash: watch.txHash,
+      // Past the requirement the count says nothing more, and a huge one would not fit the column.
+      confirmations: Number(check.confirmations > BigInt(network.confirmations) ? BigInt(network.confirmations) : check.confirmations),
+      required: network.confirmations,
+      blockNumber: check.blockNumber,
+      at: now,
+    })
+  }
   const outcome = outcomeOf(watch, check, network.confirmations, now, deps.dropAfterMs)
   if (outcome.kind !== 'waiting') return end(deps, watch, payment, outcome, now)
   if (outcome.unminedSince && !watch.unminedSince)

@@ -88,11 +88,11 @@ export function evmTransfers(db: Queryable) {
      * or another: the caller refuses the submission. Inside a transaction, a concurrent claim of the same
      * hash waits for this one's commit and then fails.
      */
-    async bind(transfer: Transfer, now: Date): Promise<boolean> {
+    async bind(transfer: Transfer, now: Date, seenBy: 'page' | 'watcher'): Promise<boolean> {
       const rows = await db.query(
         `INSERT INTO evm_transfers (network, tx_hash, payment_id, merchant_id, sender, recipient, token, amount, block_number, recorded_at,
-                                    matched_by)
-         VALUES ($1, lower($2), $3, $4, $5, $6, $7, $8::numeric, $9, $10, $11)
+                                    matched_by, seen_by)
+         VALUES ($1, lower($2), $3, $4, $5, $6, $7, $8::numeric, $9, $10, $11, $12)
          ON CONFLICT (network, tx_hash) DO NOTHING
          RETURNING tx_hash`,
         [
@@ -107,6 +107,7 @@ export function evmTransfers(db: Queryable) {
           transfer.blockNumber?.toString() ?? null,
           now,
           transfer.matchedBy,
+          seenBy,
         ],
       )
       return rows.length === 1
@@ -137,12 +138,30 @@ export function evmTransfers(db: Queryable) {
       )
     },
 
+    /** A count of confirmations the follower saw, up to the network's requirement (a payment page's milestone). */
+    async confirmed(input: { paymentId: string; txHash: string; confirmations: number; required: number; blockNumber: bigint; at: Date }) {
+      await db.query(
+        `INSERT INTO evm_confirmations (payment_id, tx_hash, confirmations, required, block_number, at)
+         VALUES ($1, lower($2), $3, $4, $5, $6)
+         ON CONFLICT DO NOTHING`,
+        [
+          input.paymentId,
+          input.txHash,
+          Math.min(input.confirmations, input.required),
+          input.required,
+          input.blockNumber.toString(),
+          input.at,
+        ],
+      )
+    },
+
     /**
      * The wallet replaced the watched transaction with another of the same nonce that pays the same way:
      * the replacement is bound to the payment (false when some payment already has it) and followed instead.
      */
     async rebind(watch: Watch, hash: string, now: Date): Promise<boolean> {
-      if (!(await this.bind({ ...watch.transfer, txHash: hash, blockNumber: null }, now))) return false
+      // The follower found the replacement: Till saw it, not the page.
+      if (!(await this.bind({ ...watch.transfer, txHash: hash, blockNumber: null }, now, 'watcher'))) return false
       await db.query('UPDATE evm_watches SET tx_hash = lower($2), block_number = NULL, next_check_at = $3 WHERE payment_id = $1', [
         watch.paymentId,
         hash,

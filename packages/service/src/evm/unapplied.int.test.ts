@@ -84,14 +84,14 @@ describe('the unapplied transfers store', () => {
       blockNumber: null,
       matchedBy: 'reference' as const,
     }
-    expect(await transfers.bind({ ...paying, txHash: hash(1), paymentId: first as string }, NOW)).toBe(true)
+    expect(await transfers.bind({ ...paying, txHash: hash(1), paymentId: first as string }, NOW, 'page')).toBe(true)
     const store = unappliedTransfers(ctx.tdb.db)
     expect(await store.record(unapplied(account.merchantId, { txHash: hash(1) }), NOW)).toBe(false)
     expect(await store.record(unapplied(account.merchantId, { txHash: hash(2) }), NOW)).toBe(true)
-    expect(await transfers.bind({ ...paying, txHash: hash(2), paymentId: second as string }, NOW)).toBe(false)
+    expect(await transfers.bind({ ...paying, txHash: hash(2), paymentId: second as string }, NOW, 'page')).toBe(false)
     // Concurrent claims of one hash from both sides: exactly one lands.
     const claims = await Promise.all([
-      ctx.tdb.db.transaction((tx) => evmTransfers(tx).bind({ ...paying, txHash: hash(3), paymentId: second as string }, NOW)),
+      ctx.tdb.db.transaction((tx) => evmTransfers(tx).bind({ ...paying, txHash: hash(3), paymentId: second as string }, NOW, 'page')),
       ctx.tdb.db.transaction((tx) => unappliedTransfers(tx).record(unapplied(account.merchantId, { txHash: hash(3) }), NOW)),
     ])
     expect(claims.filter(Boolean)).toHaveLength(1)

@@ -14,6 +14,7 @@ import {
   useLocalChain,
 } from '../../test/evm-fixtures.ts'
 import { createAccount, testClock, useTestApp, type Account, type TestAppOptions } from '../../test/fixtures.ts'
+import { paymentTimeline } from '../dashboard/timeline.ts'
 import { paymentStore } from '../payments/store.ts'
 
 // A real local chain, one confirmation: the watcher finds what anvil mined, with no checkout page posting.
@@ -50,6 +51,8 @@ async function openPayment(value = '1999'): Promise<Quoted> {
   return { ...created, amount: BigInt(option?.tokenAmount.value ?? '0'), paymentRequest: option?.paymentRequest }
 }
 
+const seenBy = async (id: string) =>
+  (await paymentTimeline(ctx.tdb.db, id)).flatMap((entry) => (entry.kind === 'transaction' ? [entry.seenBy] : []))
 const statusOf = async (id: string) => (await paymentStore(ctx.tdb.db).findById(id))?.status
 
 const submit = (paid: CheckoutPayment, transactionHash: string) =>
@@ -118,6 +121,7 @@ describe('a transfer posted by the page and found by the watcher', () => {
     await watcher.runOnce()
     await follower.runOnce()
     expect(await transitions(paid.paymentId)).toEqual(['pending', 'processing', 'succeeded'])
+    expect(await seenBy(paid.paymentId)).toEqual(['page'])
   })
 
   it('moves the payment once when the watcher finds it first, and the page’s late post is answered with the payment', async () => {
@@ -130,6 +134,8 @@ describe('a transfer posted by the page and found by the watcher', () => {
     expect(posted.json()).toMatchObject({ status: 'processing' })
     await follower.runOnce()
     expect(await transitions(paid.paymentId)).toEqual(['pending', 'processing', 'succeeded'])
+    // The payment's dashboard page tells who saw the transaction first.
+    expect(await seenBy(paid.paymentId)).toEqual(['watcher'])
   })
 })
 

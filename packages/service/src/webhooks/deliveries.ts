@@ -168,6 +168,19 @@ export function webhookDeliveryStore(db: Queryable) {
       return rows.length > 0
     },
 
+    /** Queues a delivery of one of the payment's events again (its dashboard page's "Redeliver"). */
+    async redeliverForPayment(paymentId: string, deliveryId: string, now: Date): Promise<boolean> {
+      if (!/^[0-9]{1,18}$/.test(deliveryId)) return false
+      const rows = await db.query(
+        `UPDATE webhook_deliveries d SET status = 'pending', failures = 0, next_attempt_at = $3
+           FROM webhook_events e
+          WHERE d.id = $2::bigint AND e.id = d.event_id AND e.payment_id = $1
+          RETURNING d.id`,
+        [paymentId, deliveryId, now],
+      )
+      return rows.length > 0
+    },
+
     /** The endpoint's latest deliveries (at most `limit`), each with its event and every attempt. */
     async recent(endpointId: string, limit: number): Promise<RecentDelivery[]> {
       const rows = await db.query<

@@ -2,3 +2,4 @@
 // (src/areas.test.ts checks it); its builder, area.ts, is for the composition root, app.ts, alone.
 export { secretSealer } from './secrets.ts'
 export { webhookService } from './service.ts'
+export { webhookDeliveryStore } from './deliveries.ts'
