@@ -195,3 +195,45 @@ test('a colleague the owner invited signs in with a password, and sees no action
   expect(forged.status()).toBe(403)
   expect(await till.status(open.paymentId)).toEqual({ status: 'pending', isFinal: false })
 })
+
+test.describe('on a phone', () => {
+  test.use({ viewport: { width: 390, height: 844 } })
+
+  test('staff page through payments with the keyboard alone, and nothing is wider than the screen', async ({ page }) => {
+    const fitsTheScreen = async (name: string) =>
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), name).toBeLessThanOrEqual(390)
+    await page.goto(`${dashboard}/dashboard/sign-in`)
+    await page.getByLabel('Email').focus()
+    await page.keyboard.type('ana@shop.example')
+    await page.keyboard.press('Tab')
+    await page.keyboard.type('plum-orbit-violet-kettle')
+    await page.keyboard.press('Enter')
+    await expect(page.getByRole('heading', { name: 'Payments' })).toBeVisible()
+    await fitsTheScreen('the Payments page')
+
+    // Two to a page: "Next", then "Previous" brings back the same first page.
+    await page.goto(`${dashboard}/dashboard/?limit=2`)
+    await expect(rowsOf(page)).toHaveCount(3)
+    const firstPage = await rowsOf(page).allInnerTexts()
+    await expect(page.getByRole('link', { name: 'Previous' })).toHaveCount(0)
+    await page.getByRole('link', { name: 'Next' }).focus()
+    await page.keyboard.press('Enter')
+    await expect(page.getByRole('link', { name: 'Previous' })).toBeVisible()
+    await expect(rowsOf(page).nth(1)).not.toHaveText(firstPage[1] ?? '')
+    await page.getByRole('link', { name: 'Previous' }).focus()
+    await page.keyboard.press('Enter')
+    await expect(rowsOf(page).nth(1)).toHaveText(firstPage[1] ?? '')
+    await expect(page.getByRole('link', { name: 'Previous' })).toHaveCount(0)
+
+    await page.getByRole('searchbox', { name: 'Search' }).focus()
+    await page.keyboard.type('viewer-3003')
+    await page.keyboard.press('Enter')
+    await expect(rowsOf(page)).toHaveCount(2)
+    await rowsOf(page).nth(1).getByRole('link').focus()
+    await page.keyboard.press('Enter')
+    await expect(page.getByRole('heading', { name: /^Payment pay_/ })).toBeVisible()
+    await expect(page.getByRole('heading', { name: /^Payment pay_/ })).toBeFocused()
+    await fitsTheScreen('a payment’s page')
+    await expectNoAxeViolations(page, 'a payment’s page at 390 px')
+  })
+})

@@ -34,7 +34,8 @@ export class TillAuditLog extends Page {
       ${this.problem ? html`<p class="problem" role="alert">${this.problem}</p>` : nothing}
       ${
         this.entries
-          ? html`<table>
+          ? html`<div class="scrolls" role="region" aria-label="Audit log, newest first" tabindex="0"><table>
+            <caption class="visually-hidden">Audit log, newest first</caption>
             <thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">What</th><th scope="col">On</th><th scope="col">From</th></tr></thead>
             <tbody>
               ${this.entries.map(
@@ -42,7 +43,7 @@ export class TillAuditLog extends Page {
                   html`<tr><td>${when(entry.at)}</td><td>${entry.actor ?? ''}</td><td>${entry.action.replaceAll('_', ' ')}</td><td>${entry.target ?? ''}</td><td>${entry.address ?? ''}</td></tr>`,
               )}
             </tbody>
-          </table>`
+          </table></div>`
           : nothing
       }
     `

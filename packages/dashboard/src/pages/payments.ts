@@ -200,7 +200,8 @@ export class TillPayments extends Page {
 
   #table(list: PaymentList) {
     if (list.data.length === 0) return html`<p>No payments match.</p>`
-    return html`<table>
+    // On a narrow screen the table scrolls within its own region (reachable by keyboard), not the page.
+    return html`<div class="scrolls" role="region" aria-label="Payments, newest first" tabindex="0"><table>
         <caption class="visually-hidden">Payments, newest first</caption>
         <thead><tr><th scope="col">Payment</th><th scope="col">Reference</th><th scope="col">Amount</th><th scope="col">Status</th><th scope="col">Created</th></tr></thead>
         <tbody>
@@ -214,7 +215,7 @@ export class TillPayments extends Page {
             </tr>`,
           )}
         </tbody>
-      </table>
+      </table></div>
       ${
         list.previousCursor || list.nextCursor
           ? html`<nav class="pages" aria-label="Pages">

@@ -180,6 +180,30 @@ describe('cancel and refund from the dashboard', () => {
     expect((await admin.get(`/dashboard/api/payments/${open}`)).json()).toMatchObject({ status: 'pending', actions: { cancel: true } })
   })
 
+  it('every state-changing route refuses a role below its own with 403, and changes nothing', async () => {
+    const open = await payment()
+    const paid = await payment(account.merchantId, 'succeeded')
+    const routes: [string, object, string][] = [
+      [`/dashboard/api/payments/${open}/cancel`, {}, 'admin'],
+      [`/dashboard/api/payments/${paid}/refunds`, { amount: '100' }, 'admin'],
+      [`/dashboard/api/payments/${paid}/deliveries/1/redeliver`, {}, 'admin'],
+      ['/dashboard/api/invitations', { email: 'new@shop.example', role: 'viewer' }, 'owner'],
+    ]
+    const below = { admin: ['viewer'], owner: ['viewer', 'admin'] } as const
+    for (const [url, body, needs] of routes) {
+      for (const role of below[needs as keyof typeof below]) {
+        const refused = await (await member(role)).post(url, body, { 'idempotency-key': `k-${role}` })
+        expect([refused.statusCode, codeOf(refused)], `${role} on ${url}`).toEqual([403, 'role_forbidden'])
+      }
+    }
+    const owner = await member('owner')
+    expect((await owner.get(`/dashboard/api/payments/${open}`)).json()).toMatchObject({ status: 'pending' })
+    expect((await ctx.app.inject({ url: `/v1/refunds?paymentId=${paid}`, headers: account.headers })).json()).toMatchObject({ data: [] })
+    const log = (await owner.get('/dashboard/api/audit-log')).json<{ data: { action: string; target: string | null }[] }>()
+    const changes = ['payment_cancelled', 'refund_created', 'webhook_redelivered']
+    expect(log.data.filter((entry) => changes.includes(entry.action) || entry.target === 'new@shop.example')).toEqual([])
+  })
+
   it('are recorded in the audit log: who cancelled, who refunded, from where', async () => {
     const open = await payment()
     const paid = await payment(account.merchantId, 'succeeded')
