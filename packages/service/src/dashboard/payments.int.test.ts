@@ -117,6 +117,11 @@ describe('the Payments page’s data', () => {
       ['2026-11-20', 0],
       ['2026-11-21', 3],
     ])
+    // The bars add up to the tiles: the chart is read as the stats are.
+    const listed = await owner.get('/dashboard/api/payments?startTs=2026-11-19T00:00:00.000Z&endTs=2026-11-22T00:00:00.000Z')
+    expect(days.reduce((sum, day) => sum + day.payments, 0)).toBe(
+      listed.json<{ stats: { totalTransactions: number } }>().stats.totalTransactions,
+    )
     const euro = { currency: 'EUR', minor: '1999' }
     expect(days[0]?.amounts).toEqual([euro])
     const succeeded = await owner.get(

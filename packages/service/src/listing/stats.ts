@@ -1,7 +1,7 @@
 import { currencyByCode, type PaymentListStats } from '@till/contract'
 import type { Queryable } from '../db/port.ts'
 import { customersSql } from './customers.ts'
-import { splitDays } from './days.ts'
+import { type DaySplit, splitDays } from './days.ts'
 import { dimensionConditions, type ListingFilter, paymentConditions, readsRows, SqlParams, timeConditions } from './filter.ts'
 
 /** The statistics of a query as exact integers: revenue in minor units per currency. */
@@ -34,13 +34,7 @@ export async function readStats(db: Queryable, filter: ListingFilter): Promise<E
     const split = splitDays(filter.startTs, filter.endTs)
     for (const edge of split.edges) fromRows(edge)
     if (split.days) {
-      const where = [`s.partner_id = ${params.add(filter.partnerId)}`, ...dimensionConditions(filter, params, 's.')]
-      if (filter.merchantIds) where.push(`s.merchant_id = ANY (${params.add(filter.merchantIds)}::text[])`)
-      if (split.days.from) where.push(`s.day >= ${params.add(split.days.from)}::date`)
-      if (split.days.to) where.push(`s.day < ${params.add(split.days.to)}::date`)
-      const conditions = where.join(' AND ')
-      const rollup = filter.merchantIds ? 'payment_stats' : 'payment_stats_partner'
-      for (const table of [rollup, 'payment_stat_deltas']) {
+      for (const { table, conditions } of rollupSources(filter, split.days, params)) {
         parts.push(`SELECT s.currency, s.status, sum(s.payments) AS payments, sum(s.amount_minor) AS amount_minor
                       FROM ${table} s WHERE ${conditions} GROUP BY 1, 2`)
       }
@@ -69,6 +63,24 @@ export async function readStats(db: Queryable, filter: ListingFilter): Promise<E
     if (BigInt(row.sold) > 0n) revenue.push({ currency: row.currency, minor: BigInt(row.revenue ?? '0') })
   }
   return { revenue, transactions, customers: BigInt(rows[0]?.customers ?? '0') }
+}
+
+/**
+ * Where whole days of a filter are counted: its rollup (per merchant, or partner-wide without a merchant
+ * filter) and the deltas not yet folded into it, each with the filter's conditions on alias `s`.
+ */
+export function rollupSources(
+  filter: ListingFilter,
+  days: NonNullable<DaySplit['days']>,
+  params: SqlParams,
+): { table: string; conditions: string }[] {
+  const where = [`s.partner_id = ${params.add(filter.partnerId)}`, ...dimensionConditions(filter, params, 's.')]
+  if (filter.merchantIds) where.push(`s.merchant_id = ANY (${params.add(filter.merchantIds)}::text[])`)
+  if (days.from) where.push(`s.day >= ${params.add(days.from)}::date`)
+  if (days.to) where.push(`s.day < ${params.add(days.to)}::date`)
+  const conditions = where.join(' AND ')
+  const rollup = filter.merchantIds ? 'payment_stats' : 'payment_stats_partner'
+  return [rollup, 'payment_stat_deltas'].map((table) => ({ table, conditions }))
 }
 
 /** The wire form (spec 2.2): revenue as a number in the currency's standard unit. */
