@@ -45,3 +45,11 @@ export async function dashboardMember(
       app.inject({ method: 'POST', url, payload, headers: { cookie, origin: DASHBOARD_ORIGIN, 'x-csrf-token': csrf, ...headers } }),
   }
 }
+
+/** Listens on a free loopback port, for what only real HTTP shows (a stream read as it comes); its base URL. */
+export async function listenOnLoopback(app: FastifyInstance): Promise<string> {
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  const address = app.server.address()
+  if (!address || typeof address === 'string') throw new Error('not listening')
+  return `http://127.0.0.1:${address.port}`
+}

@@ -7,7 +7,7 @@ import type { Queryable } from '../db/port.ts'
 import { createAccount, testClock, type Account, useTestApp } from '../../test/fixtures.ts'
 import { insertPayments } from '../../test/listing-fixtures.ts'
 import { CSV_COLUMNS, csvField, csvHeader, standardUnits } from './csv.ts'
-import { dashboardMember } from '../../test/dashboard-fixtures.ts'
+import { dashboardMember, listenOnLoopback } from '../../test/dashboard-fixtures.ts'
 
 const clock = testClock()
 const ctx = useTestApp({ clock })
@@ -116,10 +116,7 @@ async function insertPaymentRange(db: Queryable, account: Account, from: number,
 describe('Export CSV of a large set', () => {
   let base: string
   beforeAll(async () => {
-    await ctx.app.listen({ port: 0, host: '127.0.0.1' })
-    const address = ctx.app.server.address()
-    if (!address || typeof address === 'string') throw new Error('not listening')
-    base = `http://127.0.0.1:${address.port}`
+    base = await listenOnLoopback(ctx.app)
   })
 
   it('streams 100,000 rows with bounded memory', { timeout: 120_000 }, async () => {

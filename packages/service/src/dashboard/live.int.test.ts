@@ -3,16 +3,13 @@
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { accountStore } from '../accounts/store.ts'
 import { createAccount, createBody, testClock, type Account, useTestApp } from '../../test/fixtures.ts'
-import { dashboardMember } from '../../test/dashboard-fixtures.ts'
+import { dashboardMember, listenOnLoopback } from '../../test/dashboard-fixtures.ts'
 
 const clock = testClock()
 const ctx = useTestApp({ clock, config: { sandbox: true } })
 let base: string
 beforeAll(async () => {
-  await ctx.app.listen({ port: 0, host: '127.0.0.1' })
-  const address = ctx.app.server.address()
-  if (!address || typeof address === 'string') throw new Error('not listening')
-  base = `http://127.0.0.1:${address.port}`
+  base = await listenOnLoopback(ctx.app)
 })
 let account: Account
 beforeEach(async () => {
