@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest'
 const SRC = fileURLToPath(new URL('.', import.meta.url))
 const AREAS = [
   'accounts',
+  'audit',
   'checkout',
   'dashboard',
   'evm',

@@ -4,7 +4,8 @@ import { envVariables, flag, flagShape, type FlagShape, type FlagTable } from '.
 import { commandHelp } from '../config/flag-help.ts'
 import { jsonFlag, ONE_STORAGE_MESSAGE, oneStorage, STORAGE_FLAGS } from '../config/flags.ts'
 import { openDatabase, type StorageConfig } from '../db/open.ts'
-import type { Database } from '../db/port.ts'
+import { type AuditAction, auditLog } from '../audit/index.ts'
+import type { Database, Queryable } from '../db/port.ts'
 import { parseCommand } from './args.ts'
 
 /** What every admin command takes besides its own flags: the database to change, and --json. */
@@ -85,4 +86,12 @@ export async function runAdminCommand(
   } finally {
     await db.close()
   }
+}
+
+/** A change made with `till` on the database directly, in the partner's audit log (issue 25, point 4). */
+export function fromCommandLine(
+  db: Queryable,
+  entry: { partnerId: string; action: AuditAction; target: string; at: Date; details?: Record<string, unknown> },
+): Promise<void> {
+  return auditLog(db).record({ ...entry, userId: null, actor: 'command line', address: null })
 }

@@ -7,7 +7,7 @@ import { parseOrThrow } from '../errors.ts'
 import { logoFetcher, logoImporter, logoStore, logoUrls } from '../logos/index.ts'
 import { idempotencyKeys, merchantService } from '../merchants/index.ts'
 import { accountStore } from '../accounts/index.ts'
-import { adminCommand, type Command, id, labelFlag, name, partnerFlag } from './admin-command.ts'
+import { adminCommand, type Command, fromCommandLine, id, labelFlag, name, partnerFlag } from './admin-command.ts'
 import { UsageError } from './args.ts'
 import { TRANSFER_COMMANDS } from './transfer-commands.ts'
 import { USER_COMMANDS } from './user-commands.ts'
@@ -55,6 +55,7 @@ export const ADMIN_COMMANDS: Record<string, Command> = {
         const now = systemClock.now()
         const partner = await accounts.createPartner({ name: flags.name, pinnedVersion: flags['api-version'], now })
         const key = await accounts.createApiKey({ partnerId: partner.id, mode: 'live', label: 'first', now })
+        await fromCommandLine(tx, { partnerId: partner.id, action: 'api_key_created', target: key.id, at: now })
         return { partnerId: partner.id, apiKey: key.key, version: partner.pinnedVersion }
       })
     },
@@ -68,16 +69,20 @@ export const ADMIN_COMMANDS: Record<string, Command> = {
       label: labelFlag('A note to tell keys apart', z.string().max(100).optional()),
     },
     async run(db, flags) {
-      const accounts = accountStore(db)
-      const partner = await accounts.findPartner(flags.partner)
-      if (!partner) throw new UsageError(`No partner ${flags.partner}.`)
-      const key = await accounts.createApiKey({
-        partnerId: partner.id,
-        mode: partner.sandbox ? 'test' : 'live',
-        ...(flags.label === undefined ? {} : { label: flags.label }),
-        now: systemClock.now(),
+      return db.transaction(async (tx) => {
+        const accounts = accountStore(tx)
+        const partner = await accounts.findPartner(flags.partner)
+        if (!partner) throw new UsageError(`No partner ${flags.partner}.`)
+        const now = systemClock.now()
+        const key = await accounts.createApiKey({
+          partnerId: partner.id,
+          mode: partner.sandbox ? 'test' : 'live',
+          ...(flags.label === undefined ? {} : { label: flags.label }),
+          now,
+        })
+        await fromCommandLine(tx, { partnerId: partner.id, action: 'api_key_created', target: key.id, at: now })
+        return { partnerId: partner.id, apiKey: key.key }
       })
-      return { partnerId: partner.id, apiKey: key.key }
     },
     say: (r) => `API key for ${r.partnerId}, shown only now: ${r.apiKey}`,
   }),
@@ -89,12 +94,19 @@ export const ADMIN_COMMANDS: Record<string, Command> = {
       label: labelFlag('Only keys with this label', z.string().optional()),
     },
     async run(db, flags) {
-      const revoked = await accountStore(db).revokeApiKeys({
-        partnerId: flags.partner,
-        ...(flags.label === undefined ? {} : { label: flags.label }),
-        now: systemClock.now(),
+      return db.transaction(async (tx) => {
+        const now = systemClock.now()
+        const revoked = await accountStore(tx).revokeApiKeys({
+          partnerId: flags.partner,
+          ...(flags.label === undefined ? {} : { label: flags.label }),
+          now,
+        })
+        if (revoked > 0) {
+          const target = flags.label === undefined ? 'every key' : `label ${flags.label}`
+          await fromCommandLine(tx, { partnerId: flags.partner, action: 'api_keys_revoked', target, at: now, details: { revoked } })
+        }
+        return { partnerId: flags.partner, revoked }
       })
-      return { partnerId: flags.partner, revoked }
     },
     say: (r) => `Revoked ${r.revoked} key(s) of ${r.partnerId}.`,
   }),

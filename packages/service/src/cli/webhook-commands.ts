@@ -8,7 +8,9 @@ import { unappliedSnapshotView } from '../evm/index.ts'
 import { serviceSecret } from '../db/secrets.ts'
 import { openRefundLinks, refundSnapshotView } from '../refunds/index.ts'
 import { secretSealer, webhookService } from '../webhooks/index.ts'
-import { adminCommand, type Command, id } from './admin-command.ts'
+import { accountStore } from '../accounts/index.ts'
+import type { AuditAction } from '../audit/index.ts'
+import { adminCommand, type Command, fromCommandLine, id } from './admin-command.ts'
 
 /** The same service as the API's webhook endpoints; loopback URLs are refused here, as outside sandbox. */
 async function webhooksOf(db: Database) {
@@ -38,6 +40,12 @@ function deliveryLines(d: WebhookDelivery): string[] {
     head,
     ...d.attempts.map((a) => `    ${a.attemptedAt}  ${a.statusCode ?? '---'}  ${a.latencyMs} ms${a.error ? `  ${a.error}` : ''}`),
   ]
+}
+
+/** The change in the merchant's partner's audit log, by the command line. */
+async function audited(db: Database, merchantId: string, action: AuditAction, target: string): Promise<void> {
+  const merchant = await accountStore(db).findMerchant(merchantId)
+  if (merchant) await fromCommandLine(db, { partnerId: merchant.partnerId, action, target, at: systemClock.now(), details: { merchantId } })
 }
 
 /** `till webhooks …`: what the API's webhook endpoints show and do, for an operator on the database. */
@@ -71,6 +79,7 @@ export const WEBHOOK_COMMANDS: Record<string, Command> = {
     },
     async run(db, flags) {
       await (await webhooksOf(db)).redeliver(flags.merchant, flags.endpoint, flags.delivery)
+      await audited(db, flags.merchant, 'webhook_redelivered', flags.delivery)
       return { queued: flags.delivery }
     },
     say: (r) => `Delivery ${r.queued} queued.`,
@@ -79,7 +88,11 @@ export const WEBHOOK_COMMANDS: Record<string, Command> = {
     usage: 'till webhooks enable --merchant ID --endpoint ID [options]',
     about: 'Enables an endpoint Till disabled after every attempt of a delivery failed.',
     flags: { merchant: merchantFlag, endpoint: endpointFlag },
-    run: async (db, flags) => ({ endpoint: await (await webhooksOf(db)).enable(flags.merchant, flags.endpoint) }),
+    async run(db, flags) {
+      const endpoint = await (await webhooksOf(db)).enable(flags.merchant, flags.endpoint)
+      await audited(db, flags.merchant, 'webhook_endpoint_enabled', flags.endpoint)
+      return { endpoint }
+    },
     say: (r) => endpointLine(r.endpoint),
   }),
 }

@@ -10,7 +10,7 @@ import type { Clock } from '../core/clock.ts'
 import { randomToken } from '../core/ids.ts'
 import type { Database, Queryable } from '../db/port.ts'
 import { ApiError } from '../errors.ts'
-import { auditLog } from './audit.ts'
+import { auditLog } from '../audit/index.ts'
 import { peopleStore } from './people.ts'
 import { type DashboardPeople, joinByInvitation, type Origin, type SignedIn } from './service.ts'
 

@@ -1,7 +1,7 @@
 import type { Clock } from '../core/clock.ts'
 import type { Database, Queryable } from '../db/port.ts'
 import { ApiError, fieldError } from '../errors.ts'
-import { type AuditLog, auditLog } from './audit.ts'
+import { type AuditLog, auditLog } from '../audit/index.ts'
 import { checkNewPassword, hashPassword, passwordMatches, spendAsVerifying } from './passwords.ts'
 import {
   type DashboardRole,

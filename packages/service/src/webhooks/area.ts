@@ -1,4 +1,5 @@
 import type { AreaContext, V1Routes } from '../area-context.ts'
+import { auditLog } from '../audit/index.ts'
 import { runsWith } from '../core/periodic.ts'
 import { webhookEndpointRoutes } from './routes.ts'
 import { serviceSecret } from '../db/secrets.ts'
@@ -48,6 +49,6 @@ export async function webhooksArea(ctx: AreaContext) {
       }),
     )
   }
-  const v1: V1Routes = (routes) => webhookEndpointRoutes(routes, { auth: ctx.auth, webhooks })
+  const v1: V1Routes = (routes) => webhookEndpointRoutes(routes, { auth: ctx.auth, webhooks, audit: auditLog(db), clock })
   return { v1 }
 }

@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/port.ts'
 
-/** What the audit log records (issue 25, point 4); issue 26 adds key and webhook changes through the dashboard. */
+/** What the audit log records (issue 25, point 4): people's sign-ins, and every change of money, keys and webhooks. */
 export type AuditAction =
   | 'sign_in'
   | 'sign_in_failed'
@@ -11,11 +11,20 @@ export type AuditAction =
   | 'payment_cancelled'
   | 'refund_created'
   | 'webhook_redelivered'
+  | 'api_key_created'
+  | 'api_keys_revoked'
+  | 'webhook_endpoint_created'
+  | 'webhook_endpoint_deleted'
+  | 'webhook_secret_rotated'
+  | 'webhook_endpoint_enabled'
 
 export type AuditEntry = {
   partnerId: string | null
   userId: string | null
-  /** The email tried, for a failed sign-in; the user's email otherwise. */
+  /**
+   * The email tried, for a failed sign-in; the user's email for a dashboard user; `API key <id>` for a change
+   * made through the API; `command line` for one made with `till`.
+   */
   actor: string | null
   action: AuditAction
   target?: string | null
