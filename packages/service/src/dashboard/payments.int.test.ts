@@ -52,6 +52,17 @@ describe('the Payments page’s data', () => {
     expect((await ctx.app.inject({ url: '/dashboard/api/payments' })).statusCode).toBe(401)
   })
 
+  it('filters by merchant, offering the merchants the user may see', async () => {
+    await payment()
+    const theirs = await payment(otherMerchant)
+    const owner = await member('owner')
+    const names = (await owner.get('/dashboard/api/merchants')).json<{ data: { id: string; name: string }[] }>().data
+    expect(names.map((m) => m.id).sort()).toEqual([account.merchantId, otherMerchant].sort())
+    expect(ids(await owner.get(`/dashboard/api/payments?merchantId=${otherMerchant}`))).toEqual([theirs])
+    const clerk = await member('viewer', otherMerchant)
+    expect((await clerk.get('/dashboard/api/merchants')).json()).toEqual({ data: [{ id: otherMerchant, name: 'Kiosk' }] })
+  })
+
   it('finds a payment by its id, its transaction’s hash or its buyer’s address, as by a piece of its reference', async () => {
     const paid = await payment(account.merchantId, 'succeeded')
     await payment(account.merchantId, 'succeeded')
