@@ -3,6 +3,7 @@ import { type AppDeps, DEFAULT_API_LIMITS, DEFAULT_JOBS } from './app-config.ts'
 import type { AreaContext } from './area-context.ts'
 import { checkoutArea } from './checkout/area.ts'
 import { dashboardArea } from './dashboard/area.ts'
+import { followKeyRevocations, keyUsage } from './http/key-lifecycle.ts'
 import { systemClock } from './core/clock.ts'
 import { authenticator } from './http/auth.ts'
 import { authenticateRequest } from './http/context.ts'
@@ -40,12 +41,18 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
     config,
     jobs: { ...DEFAULT_JOBS, ...config.jobs },
     accounts,
-    auth: authenticator({ accounts, ttlMs: config.authCacheTtlMs ?? 5_000 }),
+    auth: authenticator({ accounts, ttlMs: config.authCacheTtlMs ?? 5_000, used: keyUsage({ accounts, clock, log: app.log }) }),
     logos: logoStore(db),
     logoUrl: logoUrls(config.checkoutUrl),
     outbound: deps.outbound,
     evm: deps.evm,
   }
+
+  let stopFollowingRevocations: (() => Promise<void>) | undefined
+  app.addHook('onReady', async () => {
+    stopFollowingRevocations = await followKeyRevocations(db.subscribe.bind(db), ctx.auth, app.log)
+  })
+  app.addHook('onClose', async () => stopFollowingRevocations?.())
 
   const payments = paymentsArea(ctx)
   const rails = await railsArea(ctx, payments)

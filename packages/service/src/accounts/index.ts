@@ -2,4 +2,4 @@
 // (src/areas.test.ts checks it).
 export { apiKeyId, apiKeyMatches, hashApiKey } from './api-keys.ts'
 export { accountStore } from './store.ts'
-export type { AccountStore, AppRecord, KeyRecord, MerchantRecord } from './store.ts'
+export type { AccountStore, ApiKeyView, AppRecord, KeyRecord, MerchantRecord } from './store.ts'

@@ -12,6 +12,16 @@ export type KeyRecord = {
   sandbox: boolean
 }
 
+/** An API key as its partner's owners see it: never its secret. */
+export type ApiKeyView = {
+  id: string
+  label: string | null
+  createdBy: string | null
+  createdAt: Date
+  lastUsedAt: Date | null
+  revokedAt: Date | null
+}
+
 /** A wallet app registered with a partner; its id is the public App-Id (spec 5). */
 export type AppRecord = { id: string; partnerId: string; name: string; pinnedVersion: ApiVersion; sandbox: boolean }
 
@@ -92,16 +102,59 @@ export function accountStore(db: Queryable) {
       return row && this.findPartner(row.id)
     },
 
-    async createApiKey(input: { partnerId: string; mode: KeyMode; label?: string; now: Date }): Promise<IssuedKey> {
+    async createApiKey(input: { partnerId: string; mode: KeyMode; label?: string; createdBy?: string; now: Date }): Promise<IssuedKey> {
       const issued = issueApiKey(input.mode)
-      await db.query('INSERT INTO api_keys (id, partner_id, secret_hash, label, created_at) VALUES ($1, $2, $3, $4, $5)', [
+      await db.query('INSERT INTO api_keys (id, partner_id, secret_hash, label, created_by, created_at) VALUES ($1, $2, $3, $4, $5, $6)', [
         issued.id,
         input.partnerId,
         issued.hash,
         input.label ?? null,
+        input.createdBy ?? null,
         input.now,
       ])
       return issued
+    },
+
+    /** The partner's keys, newest first, revoked ones included. */
+    async listApiKeys(partnerId: string): Promise<ApiKeyView[]> {
+      const rows = await db.query<{
+        id: string
+        label: string | null
+        created_by: string | null
+        created_at: Date
+        last_used_at: Date | null
+        revoked_at: Date | null
+      }>(
+        `SELECT id, label, created_by, created_at, last_used_at, revoked_at FROM api_keys
+          WHERE partner_id = $1 ORDER BY created_at DESC, id DESC`,
+        [partnerId],
+      )
+      return rows.map((row) => ({
+        id: row.id,
+        label: row.label,
+        createdBy: row.created_by,
+        createdAt: row.created_at,
+        lastUsedAt: row.last_used_at,
+        revokedAt: row.revoked_at,
+      }))
+    },
+
+    /** Revokes one of the partner's keys; false when it has no such active key. */
+    async revokeApiKey(partnerId: string, id: string, now: Date): Promise<boolean> {
+      const rows = await db.query(
+        'UPDATE api_keys SET revoked_at = $3 WHERE partner_id = $1 AND id = $2 AND revoked_at IS NULL RETURNING id',
+        [partnerId, id, now],
+      )
+      return rows.length === 1
+    },
+
+    /** Notes that the key was used at `now`, unless a use under a minute ago was already noted. */
+    async keyUsed(id: string, now: Date): Promise<void> {
+      await db.query(
+        `UPDATE api_keys SET last_used_at = $2
+          WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < $2::timestamptz - interval '1 minute')`,
+        [id, now],
+      )
     },
 
     async revokeApiKeys(input: { partnerId: string; label?: string; now: Date }): Promise<number> {

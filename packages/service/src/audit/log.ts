@@ -13,6 +13,7 @@ export type AuditAction =
   | 'webhook_redelivered'
   | 'api_key_created'
   | 'api_keys_revoked'
+  | 'api_key_revoked'
   | 'webhook_endpoint_created'
   | 'webhook_endpoint_deleted'
   | 'webhook_secret_rotated'

@@ -4,6 +4,7 @@ import type { RefundService } from '../refunds/index.ts'
 import { sessionGuards } from './guards.ts'
 import { type DashboardListing, dashboardPaymentRoutes } from './payment-routes.ts'
 import { dashboardPageRoutes } from './page-routes.ts'
+import { dashboardKeyRoutes } from './key-routes.ts'
 import { liveListing } from './live.ts'
 import { dashboardLiveRoutes } from './live-routes.ts'
 import { dashboardPasskeys } from './passkeys.ts'
@@ -24,6 +25,7 @@ export function dashboardArea(ctx: AreaContext, deps: { payments: PaymentService
   const explorers = new Map((ctx.evm?.config.networks ?? []).map((network) => [network.id, network.explorerTxUrl]))
   const explorerTxUrl = (network: string, hash: string) => explorers.get(network)?.replace('{hash}', encodeURIComponent(hash)) ?? null
   dashboardPaymentRoutes(ctx.app, { ...deps, db: ctx.db, clock: ctx.clock, people, guards, explorerTxUrl })
+  dashboardKeyRoutes(ctx.app, { db: ctx.db, guards, clock: ctx.clock })
   dashboardLiveRoutes(ctx.app, { guards, live: liveListing(ctx.db, ctx.app.log) })
   dashboardPageRoutes(ctx.app, { https: () => urls.origin().startsWith('https:') })
   return { people }

@@ -78,7 +78,7 @@ async function expectRecovered(till: ServedTill, load: CreateLoad, databaseUrl: 
         client.query<{ query: string }>("SELECT query FROM pg_stat_activity WHERE query LIKE 'LISTEN %' ORDER BY query"),
       )
       expect(listening.rows.map((row) => row.query)).toEqual([
-        'LISTEN "till_payment_listing"; LISTEN "till_payment_status"; LISTEN "till_webhooks"',
+        'LISTEN "till_api_key_revoked"; LISTEN "till_payment_listing"; LISTEN "till_payment_status"; LISTEN "till_webhooks"',
       ])
     },
     { timeout: 10_000, interval: 50 },

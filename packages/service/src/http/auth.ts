@@ -30,23 +30,32 @@ export type Authenticator = {
   merchantPartner(merchantId: string): Promise<string | undefined>
   /** The merchant's partner if this process has found the merchant before; no query. */
   knownMerchantPartner(merchantId: string): string | undefined
+  /** A key was revoked (on any instance): it is looked up again, and refused, from the next request on. */
+  forget(keyId: string): void
+  /**
+   * Whether revocations are heard. While they may be missed (the database's notifications are
+   * interrupted), nothing cached is trusted: every key is looked up again, on every request.
+   */
+  hearing(now: boolean): void
 }
 
 const MAX_CACHED = 10_000
 
 /**
  * Resolves the Api-Key header to its partner. Key records are cached for `ttlMs` so the hot path costs no
- * query: a key revoked by another process stops working within that time. A presented key is hashed and
+ * query: a key revoked on any instance is forgotten at once when its revocation is heard (key-lifecycle.ts),
+ * and within that time at worst. A presented key is hashed and
  * compared in constant time the first time it is seen; the verified key string is then remembered for as
  * long as its record is (hashing every request cost a tenth of a status read's CPU in `pnpm bench`), so a
  * different string for the same key id is still checked in full. Merchants never move between partners,
  * so their owner is cached the same way (found ones only: a new merchant works at once).
  */
-export function authenticator(deps: { accounts: AccountStore; ttlMs: number }): Authenticator {
+export function authenticator(deps: { accounts: AccountStore; ttlMs: number; used?: (keyId: string) => void }): Authenticator {
   const keys = new Map<string, { record: KeyRecord; until: number }>()
   const verified = new Map<string, { principal: Principal; until: number }>()
   const merchants = new Map<string, string>()
   const apps = new Map<string, { record: AppRecord; until: number }>()
+  let trusted = true
 
   function remember<V>(map: Map<string, V>, key: string, value: V) {
     if (map.size >= MAX_CACHED) map.delete(map.keys().next().value ?? '')
@@ -55,7 +64,7 @@ export function authenticator(deps: { accounts: AccountStore; ttlMs: number }): 
 
   async function keyRecord(id: string): Promise<KeyRecord | undefined> {
     const cached = keys.get(id)
-    if (cached && cached.until > performance.now()) return cached.record
+    if (trusted && cached && cached.until > performance.now()) return cached.record
     const record = await deps.accounts.findActiveKey(id)
     if (record) remember(keys, id, { record, until: performance.now() + deps.ttlMs })
     else keys.delete(id)
@@ -68,7 +77,10 @@ export function authenticator(deps: { accounts: AccountStore; ttlMs: number }): 
         throw new ApiError('missing_api_key', 'No API key was sent. Send it in the Api-Key header.')
       }
       const known = verified.get(rawKey)
-      if (known && known.until > performance.now()) return known.principal
+      if (trusted && known && known.until > performance.now()) {
+        deps.used?.(known.principal.keyId)
+        return known.principal
+      }
       verified.delete(rawKey)
       const id = apiKeyId(rawKey)
       const record = id === undefined ? undefined : await keyRecord(id)
@@ -77,6 +89,7 @@ export function authenticator(deps: { accounts: AccountStore; ttlMs: number }): 
       }
       const principal = { partnerId: record.partnerId, pinnedVersion: record.pinnedVersion, sandbox: record.sandbox, keyId: id }
       remember(verified, rawKey, { principal, until: keys.get(id)?.until ?? 0 })
+      deps.used?.(id)
       return principal
     },
 
@@ -114,6 +127,17 @@ export function authenticator(deps: { accounts: AccountStore; ttlMs: number }): 
     },
 
     knownMerchantPartner: (merchantId) => merchants.get(merchantId),
+
+    forget(keyId) {
+      keys.delete(keyId)
+      for (const [rawKey, entry] of verified) if (entry.principal.keyId === keyId) verified.delete(rawKey)
+    },
+
+    hearing(now) {
+      trusted = now
+      keys.clear()
+      verified.clear()
+    },
 
     async merchantPartner(merchantId) {
       const cached = merchants.get(merchantId)
