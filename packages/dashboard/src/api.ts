@@ -61,6 +61,9 @@ export const api = {
   signOut: () => call<void>('POST', 'sign-out'),
   signOutEverywhere: () => call<{ ended: number }>('POST', 'sign-out-everywhere'),
   payments: (query: string) => call<PaymentList>('GET', `payments${query ? `?${query}` : ''}`),
+  apiKeys: () => call<{ data: ApiKey[] }>('GET', 'api-keys'),
+  createApiKey: (label: string) => call<{ apiKey: ApiKey; key: string }>('POST', 'api-keys', { label }),
+  revokeApiKey: (id: string) => call<{ status: string }>('POST', `api-keys/${encodeURIComponent(id)}/revoke`),
   merchants: () => call<{ data: { id: string; name: string }[] }>('GET', 'merchants'),
   daily: (query: string) =>
     call<{ data: { day: string; payments: number; amounts: { currency: string; minor: string }[] }[] }>('GET', `payments/daily${query}`),
@@ -109,5 +112,14 @@ export type PaymentPage = {
   } | null
   timeline: TimelineEntry[]
   actions: { cancel: boolean; refund: boolean; redeliver: boolean }
+}
+export type ApiKey = {
+  id: string
+  prefix: string
+  label: string | null
+  createdBy: string | null
+  createdAt: string
+  lastUsedAt: string | null
+  status: 'active' | 'revoked'
 }
 export type AuditEntry = { id: string; action: string; actor: string | null; target: string | null; address: string | null; at: string }

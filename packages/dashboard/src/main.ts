@@ -1,4 +1,5 @@
 // The dashboard's entry: each element is defined here, apart from its class.
+import { TillApiKeys } from './pages/api-keys.ts'
 import { TillAuditLog } from './pages/audit-log.ts'
 import { TillInvitation } from './pages/invitation.ts'
 import { TillPayment } from './pages/payment.ts'
@@ -12,6 +13,7 @@ const ELEMENTS: [string, CustomElementConstructor][] = [
   ['till-payments', TillPayments],
   ['till-payment', TillPayment],
   ['till-audit-log', TillAuditLog],
+  ['till-api-keys', TillApiKeys],
   ['till-dashboard', TillDashboard],
 ]
 for (const [name, element] of ELEMENTS) if (!customElements.get(name)) customElements.define(name, element)

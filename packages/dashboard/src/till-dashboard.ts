@@ -1,7 +1,7 @@
 import { html, LitElement, nothing } from 'lit'
 import { ApiProblem, api, type User } from './api.ts'
 
-type Route = { page: 'invitation' | 'sign-in' | 'payments' | 'payment' | 'audit-log'; paymentId?: string }
+type Route = { page: 'invitation' | 'sign-in' | 'payments' | 'payment' | 'audit-log' | 'api-keys'; paymentId?: string }
 
 /** Where the address bar is, in the dashboard's pages: everything under /dashboard/. */
 function routeOf(path: string): Route {
@@ -9,6 +9,7 @@ function routeOf(path: string): Route {
   if (rest === 'invitation') return { page: 'invitation' }
   if (rest === 'sign-in') return { page: 'sign-in' }
   if (rest === 'audit-log') return { page: 'audit-log' }
+  if (rest === 'api-keys') return { page: 'api-keys' }
   const payment = /^payments\/(pay_[0-9a-z]+)$/.exec(rest)
   return payment ? { page: 'payment', paymentId: payment[1] } : { page: 'payments' }
 }
@@ -98,6 +99,11 @@ export class TillDashboard extends LitElement {
             ? html`<nav aria-label="Dashboard">
                 <a href="/dashboard/" aria-current=${this.route.page === 'payments' ? 'page' : 'false'}>Payments</a>
                 ${
+                  user.role === 'owner' && user.merchantId === null
+                    ? html`<a href="/dashboard/api-keys" aria-current=${this.route.page === 'api-keys' ? 'page' : 'false'}>API keys</a>`
+                    : nothing
+                }
+                ${
                   user.role === 'owner'
                     ? html`<a href="/dashboard/audit-log" aria-current=${this.route.page === 'audit-log' ? 'page' : 'false'}>Audit log</a>`
                     : nothing
@@ -119,6 +125,7 @@ export class TillDashboard extends LitElement {
     if (!user) return html`<till-sign-in></till-sign-in>`
     if (page === 'payment' && paymentId) return html`<till-payment .paymentId=${paymentId} .user=${user}></till-payment>`
     if (page === 'audit-log') return html`<till-audit-log></till-audit-log>`
+    if (page === 'api-keys') return html`<till-api-keys></till-api-keys>`
     return html`<till-payments .query=${location.search.slice(1)}></till-payments>`
   }
 }

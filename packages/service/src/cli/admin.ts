@@ -54,7 +54,7 @@ export const ADMIN_COMMANDS: Record<string, Command> = {
         const accounts = accountStore(tx)
         const now = systemClock.now()
         const partner = await accounts.createPartner({ name: flags.name, pinnedVersion: flags['api-version'], now })
-        const key = await accounts.createApiKey({ partnerId: partner.id, mode: 'live', label: 'first', now })
+        const key = await accounts.createApiKey({ partnerId: partner.id, mode: 'live', label: 'first', createdBy: 'command line', now })
         await fromCommandLine(tx, { partnerId: partner.id, action: 'api_key_created', target: key.id, at: now })
         return { partnerId: partner.id, apiKey: key.key, version: partner.pinnedVersion }
       })
@@ -78,6 +78,7 @@ export const ADMIN_COMMANDS: Record<string, Command> = {
           partnerId: partner.id,
           mode: partner.sandbox ? 'test' : 'live',
           ...(flags.label === undefined ? {} : { label: flags.label }),
+          createdBy: 'command line',
           now,
         })
         await fromCommandLine(tx, { partnerId: partner.id, action: 'api_key_created', target: key.id, at: now })
