@@ -32,6 +32,7 @@ export const ERROR_CODES = {
   role_forbidden: { status: 403, description: 'The dashboard user’s role does not allow this.' },
   invitation_not_found: { status: 404, description: 'No dashboard invitation for this link.' },
   invitation_used: { status: 410, description: 'This dashboard invitation was already used.' },
+  last_owner: { status: 409, description: 'The change would leave the partner without an owner in the dashboard.' },
   invitation_expired: { status: 410, description: 'This dashboard invitation has expired (after 24 hours).' },
   method_not_allowed: { status: 405, description: 'The route exists but not for this HTTP method.' },
   request_timeout: { status: 408, description: 'The request (its headers or its body) did not arrive in time.' },

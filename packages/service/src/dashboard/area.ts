@@ -5,6 +5,7 @@ import { sessionGuards } from './guards.ts'
 import { type DashboardListing, dashboardPaymentRoutes } from './payment-routes.ts'
 import { dashboardPageRoutes } from './page-routes.ts'
 import { dashboardKeyRoutes } from './key-routes.ts'
+import { dashboardTeamRoutes } from './team-routes.ts'
 import { liveListing } from './live.ts'
 import { dashboardLiveRoutes } from './live-routes.ts'
 import { dashboardPasskeys } from './passkeys.ts'
@@ -26,6 +27,7 @@ export function dashboardArea(ctx: AreaContext, deps: { payments: PaymentService
   const explorerTxUrl = (network: string, hash: string) => explorers.get(network)?.replace('{hash}', encodeURIComponent(hash)) ?? null
   dashboardPaymentRoutes(ctx.app, { ...deps, db: ctx.db, clock: ctx.clock, people, guards, explorerTxUrl })
   dashboardKeyRoutes(ctx.app, { db: ctx.db, guards, clock: ctx.clock })
+  dashboardTeamRoutes(ctx.app, { db: ctx.db, guards, clock: ctx.clock })
   dashboardLiveRoutes(ctx.app, { guards, live: liveListing(ctx.db, ctx.app.log) })
   dashboardPageRoutes(ctx.app, { https: () => urls.origin().startsWith('https:') })
   return { people }

@@ -119,7 +119,11 @@ export function peopleStore(db: Queryable) {
       const [row] = await db.query<UserRow>(
         `INSERT INTO dashboard_users (id, partner_id, merchant_id, email, role, password_hash, created_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7)
-         ON CONFLICT (email) DO NOTHING
+         -- A removed member invited again comes back as the invitation says: removal took their passkeys and
+         -- sessions, and the new password replaces the old.
+         ON CONFLICT (email) DO UPDATE SET partner_id = EXCLUDED.partner_id, merchant_id = EXCLUDED.merchant_id,
+           role = EXCLUDED.role, password_hash = EXCLUDED.password_hash, removed_at = NULL, last_sign_in_at = NULL
+           WHERE dashboard_users.removed_at IS NOT NULL
          RETURNING ${USER_COLUMNS}`,
         [user.id, user.partnerId, user.merchantId, user.email, user.role, user.passwordHash, user.createdAt],
       )

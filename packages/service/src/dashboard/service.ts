@@ -1,7 +1,9 @@
 import type { Clock } from '../core/clock.ts'
 import type { Database, Queryable } from '../db/port.ts'
 import { ApiError, fieldError } from '../errors.ts'
+import { accountStore } from '../accounts/index.ts'
 import { type AuditLog, auditLog } from '../audit/index.ts'
+import { teamStore } from './team.ts'
 import { checkNewPassword, hashPassword, passwordMatches, spendAsVerifying } from './passwords.ts'
 import {
   type DashboardRole,
@@ -77,6 +79,7 @@ export function dashboardPeople(deps: { db: Database; clock: Clock }) {
   async function signedIn(user: DashboardUser, origin: Origin): Promise<SignedIn> {
     const now = clock.now()
     const { token, session } = await sessions.start({ userId: user.id, now, address: origin.address })
+    await teamStore(db).signedIn(user.id, now)
     await audit.record({
       partnerId: user.partnerId,
       userId: user.id,
@@ -114,6 +117,11 @@ export function dashboardPeople(deps: { db: Database; clock: Clock }) {
     }): Promise<{ token: string; invitation: Invitation }> {
       const email = input.email.trim().toLowerCase()
       if (!EMAIL.test(email)) throw fieldError('email', 'must be an email address, such as ana@shop.example')
+      if (input.merchantId) {
+        const merchant = await accountStore(db).findMerchant(input.merchantId)
+        if (merchant?.partnerId !== input.partnerId)
+          throw fieldError('merchantId', 'must be one of your merchants, or empty for all of them')
+      }
       const now = clock.now()
       const invitation: Invitation = {
         id: newInvitationId(),

@@ -14,6 +14,7 @@ import { refundStore } from '../refunds/store.ts'
 import { auditLog } from '../audit/index.ts'
 import { peopleStore } from '../dashboard/people.ts'
 import { sessionStore } from '../dashboard/sessions.ts'
+import { teamStore } from '../dashboard/team.ts'
 import { paymentTimeline } from '../dashboard/timeline.ts'
 
 let tdb: TestDatabase
@@ -97,6 +98,9 @@ const lookups: Array<[string, (db: Queryable) => Promise<unknown>]> = [
   ['a partner’s audit log', (db) => auditLog(db).page('ptn_x', { limit: 50 })],
   ['a dashboard user by email', (db) => peopleStore(db).userByEmail('a@b.example')],
   ['an invitation by its token', (db) => peopleStore(db).invitationByToken('token')],
+  ['the Team page: members and open invitations', (db) => teamStore(db).members('ptn_x', new Date())],
+  ['a member’s passkey revoked', (db) => teamStore(db).revokePasskey('ptn_x', 'usr_x', 'cred')],
+  ['a member signed in', (db) => teamStore(db).signedIn('usr_x', new Date())],
   ...listingQueries(),
 ]
 
@@ -140,7 +144,7 @@ describe('every lookup the service makes is backed by an index', () => {
     expect(plans.length).toBeGreaterThan(0)
     for (const plan of plans) {
       expect(plan).not.toMatch(
-        /Seq Scan on (payments|payment_transitions|api_keys|merchants|partners|apps|payment_stats|payment_stats_partner|payment_stat_deltas|evm_unapplied_transfers|refunds|evm_transfers|webhook_events|payment_quotes|dashboard_users|evm_confirmations|dashboard_sessions|dashboard_invitations|audit_log)\b/,
+        /Seq Scan on (payments|payment_transitions|api_keys|merchants|partners|apps|payment_stats|payment_stats_partner|payment_stat_deltas|evm_unapplied_transfers|refunds|evm_transfers|webhook_events|payment_quotes|dashboard_users|dashboard_passkeys|evm_confirmations|dashboard_sessions|dashboard_invitations|audit_log)\b/,
       )
     }
   })
