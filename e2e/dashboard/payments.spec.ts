@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url'
 import { expect, type Page, test } from '@playwright/test'
 import { expectNoAxeViolations } from '../axe.ts'
 import { startTill, type Till } from '../fixtures.ts'
+import { withAuthenticator } from './authenticator.ts'
 
 let till: Till
 let stop: () => Promise<void>
@@ -24,22 +25,6 @@ test.describe.configure({ mode: 'serial' })
 const SCREENSHOTS = fileURLToPath(new URL('../../docs/screenshots/', import.meta.url))
 const shoot = (page: Page, name: string) =>
   page.screenshot({ path: `${SCREENSHOTS}${name}-1280.png`, fullPage: true, animations: 'disabled', caret: 'hide' })
-
-/** A platform authenticator in the browser, as a laptop's fingerprint reader is (Chromium's CDP WebAuthn). */
-async function withAuthenticator(page: Page): Promise<void> {
-  const cdp = await page.context().newCDPSession(page)
-  await cdp.send('WebAuthn.enable')
-  await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  })
-}
 
 /** The Payments page's rows, its header row included. */
 const rowsOf = (page: Page) => page.getByRole('table', { name: 'Payments, newest first' }).getByRole('row')

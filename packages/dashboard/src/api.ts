@@ -64,6 +64,13 @@ export const api = {
   apiKeys: () => call<{ data: ApiKey[] }>('GET', 'api-keys'),
   createApiKey: (label: string) => call<{ apiKey: ApiKey; key: string }>('POST', 'api-keys', { label }),
   revokeApiKey: (id: string) => call<{ status: string }>('POST', `api-keys/${encodeURIComponent(id)}/revoke`),
+  team: () => call<Team>('GET', 'team'),
+  invite: (body: { email: string; role: string; merchantId?: string }) =>
+    call<{ invitationUrl: string; email: string; role: string; expiresAt: string }>('POST', 'invitations', body),
+  changeRole: (userId: string, role: string) => call<{ role: string }>('POST', `team/${encodeURIComponent(userId)}/role`, { role }),
+  removeMember: (userId: string) => call<{ status: string }>('POST', `team/${encodeURIComponent(userId)}/remove`),
+  revokePasskey: (userId: string, passkeyId: string) =>
+    call<{ status: string }>('POST', `team/${encodeURIComponent(userId)}/passkeys/${encodeURIComponent(passkeyId)}/revoke`),
   merchants: () => call<{ data: { id: string; name: string }[] }>('GET', 'merchants'),
   daily: (query: string) =>
     call<{ data: { day: string; payments: number; amounts: { currency: string; minor: string }[] }[] }>('GET', `payments/daily${query}`),
@@ -112,6 +119,20 @@ export type PaymentPage = {
   } | null
   timeline: TimelineEntry[]
   actions: { cancel: boolean; refund: boolean; redeliver: boolean }
+}
+export type Member = {
+  id: string
+  email: string
+  role: 'owner' | 'admin' | 'viewer'
+  merchant: { id: string; name: string } | null
+  passkeys: { id: string; name: string; createdAt: string; lastUsedAt: string | null }[]
+  hasPassword: boolean
+  lastSignInAt: string | null
+  status: 'active' | 'removed'
+}
+export type Team = {
+  members: Member[]
+  invitations: { id: string; email: string; role: string; merchantId: string | null; expiresAt: string }[]
 }
 export type ApiKey = {
   id: string

@@ -5,6 +5,7 @@ import { TillInvitation } from './pages/invitation.ts'
 import { TillPayment } from './pages/payment.ts'
 import { TillPayments } from './pages/payments.ts'
 import { TillSignIn } from './pages/sign-in.ts'
+import { TillTeam } from './pages/team.ts'
 import { TillDashboard } from './till-dashboard.ts'
 
 const ELEMENTS: [string, CustomElementConstructor][] = [
@@ -14,6 +15,7 @@ const ELEMENTS: [string, CustomElementConstructor][] = [
   ['till-payment', TillPayment],
   ['till-audit-log', TillAuditLog],
   ['till-api-keys', TillApiKeys],
+  ['till-team', TillTeam],
   ['till-dashboard', TillDashboard],
 ]
 for (const [name, element] of ELEMENTS) if (!customElements.get(name)) customElements.define(name, element)

@@ -1,7 +1,7 @@
 import { html, LitElement, nothing } from 'lit'
 import { ApiProblem, api, type User } from './api.ts'
 
-type Route = { page: 'invitation' | 'sign-in' | 'payments' | 'payment' | 'audit-log' | 'api-keys'; paymentId?: string }
+type Route = { page: 'invitation' | 'sign-in' | 'payments' | 'payment' | 'audit-log' | 'api-keys' | 'team'; paymentId?: string }
 
 /** Where the address bar is, in the dashboard's pages: everything under /dashboard/. */
 function routeOf(path: string): Route {
@@ -10,6 +10,7 @@ function routeOf(path: string): Route {
   if (rest === 'sign-in') return { page: 'sign-in' }
   if (rest === 'audit-log') return { page: 'audit-log' }
   if (rest === 'api-keys') return { page: 'api-keys' }
+  if (rest === 'team') return { page: 'team' }
   const payment = /^payments\/(pay_[0-9a-z]+)$/.exec(rest)
   return payment ? { page: 'payment', paymentId: payment[1] } : { page: 'payments' }
 }
@@ -100,7 +101,8 @@ export class TillDashboard extends LitElement {
                 <a href="/dashboard/" aria-current=${this.route.page === 'payments' ? 'page' : 'false'}>Payments</a>
                 ${
                   user.role === 'owner' && user.merchantId === null
-                    ? html`<a href="/dashboard/api-keys" aria-current=${this.route.page === 'api-keys' ? 'page' : 'false'}>API keys</a>`
+                    ? html`<a href="/dashboard/api-keys" aria-current=${this.route.page === 'api-keys' ? 'page' : 'false'}>API keys</a>
+                        <a href="/dashboard/team" aria-current=${this.route.page === 'team' ? 'page' : 'false'}>Team</a>`
                     : nothing
                 }
                 ${
@@ -126,6 +128,7 @@ export class TillDashboard extends LitElement {
     if (page === 'payment' && paymentId) return html`<till-payment .paymentId=${paymentId} .user=${user}></till-payment>`
     if (page === 'audit-log') return html`<till-audit-log></till-audit-log>`
     if (page === 'api-keys') return html`<till-api-keys></till-api-keys>`
+    if (page === 'team') return html`<till-team .user=${user}></till-team>`
     return html`<till-payments .query=${location.search.slice(1)}></till-payments>`
   }
 }
