@@ -58,9 +58,15 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
   const rails = await railsArea(ctx, payments)
   const refunds = await refundsArea(ctx, { refundRails: rails.refundRails })
   const listing = await listingArea(ctx, payments)
-  const areas = [payments, listing, merchantsArea(ctx), refunds, await webhooksArea(ctx), rails]
+  const merchants = merchantsArea(ctx)
+  const areas = [payments, listing, merchants, refunds, await webhooksArea(ctx), rails]
 
-  dashboardArea(ctx, { payments: payments.payments, refunds: refunds.refunds, listing: listing.forDashboard })
+  dashboardArea(ctx, {
+    payments: payments.payments,
+    refunds: refunds.refunds,
+    listing: listing.forDashboard,
+    merchants: merchants.merchants,
+  })
   metaRoutes(app, { db, sandbox: config.sandbox, served })
   const apiLimits = { ...DEFAULT_API_LIMITS, ...config.apiRateLimits }
   const limiters = {

@@ -17,6 +17,8 @@ export type AuditAction =
   | 'member_role_changed'
   | 'member_removed'
   | 'passkey_revoked'
+  | 'merchant_created'
+  | 'merchant_updated'
   | 'webhook_endpoint_created'
   | 'webhook_endpoint_deleted'
   | 'webhook_secret_rotated'

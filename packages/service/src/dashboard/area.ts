@@ -4,7 +4,9 @@ import type { RefundService } from '../refunds/index.ts'
 import { sessionGuards } from './guards.ts'
 import { type DashboardListing, dashboardPaymentRoutes } from './payment-routes.ts'
 import { dashboardPageRoutes } from './page-routes.ts'
+import type { MerchantService } from '../merchants/index.ts'
 import { dashboardKeyRoutes } from './key-routes.ts'
+import { dashboardMerchantRoutes } from './merchant-routes.ts'
 import { dashboardTeamRoutes } from './team-routes.ts'
 import { liveListing } from './live.ts'
 import { dashboardLiveRoutes } from './live-routes.ts'
@@ -17,7 +19,10 @@ import { dashboardUrls } from './urls.ts'
  * The dashboard (issue 25): its people, their sessions and the audit log, over session-authenticated routes
  * under /dashboard/api/. The browser code that uses them comes with packages/dashboard.
  */
-export function dashboardArea(ctx: AreaContext, deps: { payments: PaymentService; refunds: RefundService; listing: DashboardListing }) {
+export function dashboardArea(
+  ctx: AreaContext,
+  deps: { payments: PaymentService; refunds: RefundService; listing: DashboardListing; merchants: MerchantService },
+) {
   const people = dashboardPeople({ db: ctx.db, clock: ctx.clock })
   const urls = dashboardUrls(ctx.config)
   const guards = sessionGuards(people, urls.origin)
@@ -26,6 +31,7 @@ export function dashboardArea(ctx: AreaContext, deps: { payments: PaymentService
   const explorers = new Map((ctx.evm?.config.networks ?? []).map((network) => [network.id, network.explorerTxUrl]))
   const explorerTxUrl = (network: string, hash: string) => explorers.get(network)?.replace('{hash}', encodeURIComponent(hash)) ?? null
   dashboardPaymentRoutes(ctx.app, { ...deps, db: ctx.db, clock: ctx.clock, people, guards, explorerTxUrl })
+  dashboardMerchantRoutes(ctx.app, { merchants: deps.merchants, guards, people, clock: ctx.clock })
   dashboardKeyRoutes(ctx.app, { db: ctx.db, guards, clock: ctx.clock })
   dashboardTeamRoutes(ctx.app, { db: ctx.db, guards, clock: ctx.clock })
   dashboardLiveRoutes(ctx.app, { guards, live: liveListing(ctx.db, ctx.app.log) })

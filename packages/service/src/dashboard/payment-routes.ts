@@ -15,7 +15,6 @@ import { csvHeader, csvRow } from './csv.ts'
 import { paidOption } from './paid-option.ts'
 import { paymentTimeline } from './timeline.ts'
 import type { Database } from '../db/port.ts'
-import { accountStore } from '../accounts/index.ts'
 import { webhookDeliveryStore } from '../webhooks/index.ts'
 import type { Clock } from '../core/clock.ts'
 import type { SessionGuards } from './guards.ts'
@@ -94,14 +93,6 @@ export function dashboardPaymentRoutes(app: FastifyInstance, deps: DashboardPaym
     const { user } = await deps.guards.reading(request)
     const page = await deps.listing({ partnerId: user.partnerId, merchantId: user.merchantId, ...searched(request.query as RawQuery) })
     return reply.header('Cache-Control', 'no-store').send(page)
-  })
-
-  // The Payments page's merchant filter: the merchants the user may see, newest first.
-  app.get('/dashboard/api/merchants', async (request, reply) => {
-    const { user } = await deps.guards.reading(request)
-    const merchants = await accountStore(deps.db).listMerchants(user.partnerId)
-    const data = merchants.filter((m) => user.merchantId === null || m.id === user.merchantId).map((m) => ({ id: m.id, name: m.name }))
-    return reply.header('Cache-Control', 'no-store').send({ data })
   })
 
   app.get('/dashboard/api/payments/daily', async (request, reply) => {

@@ -60,7 +60,9 @@ describe('the Payments page’s data', () => {
     expect(names.map((m) => m.id).sort()).toEqual([account.merchantId, otherMerchant].sort())
     expect(ids(await owner.get(`/dashboard/api/payments?merchantId=${otherMerchant}`))).toEqual([theirs])
     const clerk = await member('viewer', otherMerchant)
-    expect((await clerk.get('/dashboard/api/merchants')).json()).toEqual({ data: [{ id: otherMerchant, name: 'Kiosk' }] })
+    expect((await clerk.get('/dashboard/api/merchants')).json()).toEqual({
+      data: [expect.objectContaining({ id: otherMerchant, name: 'Kiosk' })],
+    })
   })
 
   it('finds a payment by its id, its transaction’s hash or its buyer’s address, as by a piece of its reference', async () => {

@@ -17,5 +17,5 @@ export function merchantsArea(ctx: AreaContext) {
   })
   const unappliedTransfers = unappliedTransferPages({ db, config: ctx.evm?.config })
   const v1: V1Routes = (routes) => merchantRoutes(routes, { merchants, unappliedTransfers })
-  return { v1 }
+  return { v1, merchants }
 }

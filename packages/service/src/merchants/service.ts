@@ -62,6 +62,11 @@ export function merchantService(deps: {
       return { merchant: answer.body.merchant, replayed: answer.replayed }
     },
 
+    /** The partner's merchants, newest first, as the API shows them. */
+    async list(partnerId: string): Promise<Merchant[]> {
+      return (await accountStore(deps.db).listMerchants(partnerId)).map((record) => merchantView(record, deps.logoUrl))
+    },
+
     /** Refuses with 404 a merchant that is not the partner's, as every merchant route does. */
     async ownedBy(partnerId: string, merchantId: string): Promise<void> {
       const existing = await accountStore(deps.db).findMerchant(merchantId)
