@@ -156,6 +156,7 @@ export const test = base.extend<{ _merchantRequestsPerTest: void }, { till: Till
 
 export async function startTill(
   extraArgs: readonly string[] = [],
+  options: { env?: Record<string, string> } = {},
 ): Promise<{ till: Till; receiveOn: (accounts: string[]) => Promise<void>; stop: () => Promise<void> }> {
   // The project's own suite uses the kit merchants use (@till/testing), on this checkout's `till`.
   const service = await startSandboxTill({
@@ -163,6 +164,7 @@ export async function startTill(
     args: ['--log-level', 'warn', ...TILL_SERVE_ARGS.filter((flag) => flag !== '--sandbox-hold-confirmations'), ...extraArgs],
     cwd: REPO_ROOT,
     readyTimeoutMs: READY_TIMEOUT_MS,
+    ...(options.env ? { env: options.env } : {}),
     // Warnings and errors of the running service show up in the output of the test that caused them.
     onStderr: (chunk) => process.stderr.write(chunk),
   })

@@ -71,7 +71,11 @@ export const api = {
   removeMember: (userId: string) => call<{ status: string }>('POST', `team/${encodeURIComponent(userId)}/remove`),
   revokePasskey: (userId: string, passkeyId: string) =>
     call<{ status: string }>('POST', `team/${encodeURIComponent(userId)}/passkeys/${encodeURIComponent(passkeyId)}/revoke`),
-  merchants: () => call<{ data: { id: string; name: string }[] }>('GET', 'merchants'),
+  merchants: () => call<{ data: MerchantView[] }>('GET', 'merchants'),
+  createMerchant: (body: { merchantName: string; merchantEmail: string; iconUrl?: string }) =>
+    call<{ merchant: MerchantView }>('POST', 'merchants', body, { 'idempotency-key': crypto.randomUUID() }),
+  updateMerchant: (id: string, body: { merchantName?: string; iconUrl?: string | null; settlementAddresses?: string[] }) =>
+    call<{ merchant: MerchantView }>('POST', `merchants/${encodeURIComponent(id)}`, body),
   daily: (query: string) =>
     call<{ data: { day: string; payments: number; amounts: { currency: string; minor: string }[] }[] }>('GET', `payments/daily${query}`),
   payment: (id: string) => call<PaymentPage>('GET', `payments/${encodeURIComponent(id)}`),
@@ -119,6 +123,14 @@ export type PaymentPage = {
   } | null
   timeline: TimelineEntry[]
   actions: { cancel: boolean; refund: boolean; redeliver: boolean }
+}
+export type MerchantView = {
+  id: string
+  name: string
+  email: string
+  status: string
+  iconUrl: string | null
+  settlementAddresses: string[]
 }
 export type Member = {
   id: string

@@ -2,6 +2,7 @@
 import { TillApiKeys } from './pages/api-keys.ts'
 import { TillAuditLog } from './pages/audit-log.ts'
 import { TillInvitation } from './pages/invitation.ts'
+import { TillMerchants } from './pages/merchants.ts'
 import { TillPayment } from './pages/payment.ts'
 import { TillPayments } from './pages/payments.ts'
 import { TillSignIn } from './pages/sign-in.ts'
@@ -16,6 +17,7 @@ const ELEMENTS: [string, CustomElementConstructor][] = [
   ['till-audit-log', TillAuditLog],
   ['till-api-keys', TillApiKeys],
   ['till-team', TillTeam],
+  ['till-merchants', TillMerchants],
   ['till-dashboard', TillDashboard],
 ]
 for (const [name, element] of ELEMENTS) if (!customElements.get(name)) customElements.define(name, element)

@@ -1,7 +1,10 @@
 import { html, LitElement, nothing } from 'lit'
 import { ApiProblem, api, type User } from './api.ts'
 
-type Route = { page: 'invitation' | 'sign-in' | 'payments' | 'payment' | 'audit-log' | 'api-keys' | 'team'; paymentId?: string }
+type Route = {
+  page: 'invitation' | 'sign-in' | 'payments' | 'payment' | 'audit-log' | 'api-keys' | 'team' | 'merchants'
+  paymentId?: string
+}
 
 /** Where the address bar is, in the dashboard's pages: everything under /dashboard/. */
 function routeOf(path: string): Route {
@@ -11,6 +14,7 @@ function routeOf(path: string): Route {
   if (rest === 'audit-log') return { page: 'audit-log' }
   if (rest === 'api-keys') return { page: 'api-keys' }
   if (rest === 'team') return { page: 'team' }
+  if (rest === 'merchants') return { page: 'merchants' }
   const payment = /^payments\/(pay_[0-9a-z]+)$/.exec(rest)
   return payment ? { page: 'payment', paymentId: payment[1] } : { page: 'payments' }
 }
@@ -100,6 +104,11 @@ export class TillDashboard extends LitElement {
             ? html`<nav aria-label="Dashboard">
                 <a href="/dashboard/" aria-current=${this.route.page === 'payments' ? 'page' : 'false'}>Payments</a>
                 ${
+                  user.merchantId === null
+                    ? html`<a href="/dashboard/merchants" aria-current=${this.route.page === 'merchants' ? 'page' : 'false'}>Merchants</a>`
+                    : nothing
+                }
+                ${
                   user.role === 'owner' && user.merchantId === null
                     ? html`<a href="/dashboard/api-keys" aria-current=${this.route.page === 'api-keys' ? 'page' : 'false'}>API keys</a>
                         <a href="/dashboard/team" aria-current=${this.route.page === 'team' ? 'page' : 'false'}>Team</a>`
@@ -129,6 +138,7 @@ export class TillDashboard extends LitElement {
     if (page === 'audit-log') return html`<till-audit-log></till-audit-log>`
     if (page === 'api-keys') return html`<till-api-keys></till-api-keys>`
     if (page === 'team') return html`<till-team .user=${user}></till-team>`
+    if (page === 'merchants') return html`<till-merchants .user=${user}></till-merchants>`
     return html`<till-payments .query=${location.search.slice(1)}></till-payments>`
   }
 }
