@@ -72,6 +72,18 @@ export const api = {
   revokePasskey: (userId: string, passkeyId: string) =>
     call<{ status: string }>('POST', `team/${encodeURIComponent(userId)}/passkeys/${encodeURIComponent(passkeyId)}/revoke`),
   merchants: () => call<{ data: MerchantView[] }>('GET', 'merchants'),
+  unapplied: (merchantId: string, cursor?: string) =>
+    call<{ data: UnappliedTransfer[]; nextCursor: string | null }>(
+      'GET',
+      `merchants/${encodeURIComponent(merchantId)}/unapplied-transfers${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''}`,
+    ),
+  refundUnapplied: (merchantId: string, body: { unappliedTransferId: string; destination?: string }) =>
+    call<{ id: string; claimUrl: string | null; payUrl: string | null }>(
+      'POST',
+      `merchants/${encodeURIComponent(merchantId)}/unapplied-transfers/refunds`,
+      body,
+      { 'idempotency-key': crypto.randomUUID() },
+    ),
   createMerchant: (body: { merchantName: string; merchantEmail: string; iconUrl?: string }) =>
     call<{ merchant: MerchantView }>('POST', 'merchants', body, { 'idempotency-key': crypto.randomUUID() }),
   updateMerchant: (id: string, body: { merchantName?: string; iconUrl?: string | null; settlementAddresses?: string[] }) =>
@@ -123,6 +135,17 @@ export type PaymentPage = {
   } | null
   timeline: TimelineEntry[]
   actions: { cancel: boolean; refund: boolean; redeliver: boolean }
+}
+export type UnappliedTransfer = {
+  id: string
+  transaction: { networkId: string; hash: string; logIndex: number | null }
+  from: string
+  to: string
+  tokenAmount: { unit: string; value: string; display: { assetSymbol: string; decimals: number } | null }
+  reason: string
+  paymentId: string | null
+  recordedAt: string
+  explorerUrl: string | null
 }
 export type MerchantView = {
   id: string

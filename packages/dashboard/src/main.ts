@@ -7,6 +7,7 @@ import { TillPayment } from './pages/payment.ts'
 import { TillPayments } from './pages/payments.ts'
 import { TillSignIn } from './pages/sign-in.ts'
 import { TillTeam } from './pages/team.ts'
+import { TillUnapplied } from './pages/unapplied.ts'
 import { TillDashboard } from './till-dashboard.ts'
 
 const ELEMENTS: [string, CustomElementConstructor][] = [
@@ -18,6 +19,7 @@ const ELEMENTS: [string, CustomElementConstructor][] = [
   ['till-api-keys', TillApiKeys],
   ['till-team', TillTeam],
   ['till-merchants', TillMerchants],
+  ['till-unapplied', TillUnapplied],
   ['till-dashboard', TillDashboard],
 ]
 for (const [name, element] of ELEMENTS) if (!customElements.get(name)) customElements.define(name, element)

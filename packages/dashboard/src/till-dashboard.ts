@@ -1,20 +1,23 @@
 import { html, LitElement, nothing } from 'lit'
 import { ApiProblem, api, type User } from './api.ts'
 
-type Route = {
-  page: 'invitation' | 'sign-in' | 'payments' | 'payment' | 'audit-log' | 'api-keys' | 'team' | 'merchants'
-  paymentId?: string
-}
+// Each page's address under /dashboard/, but a payment's (payments/<id>) and the Payments page (the rest).
+const PAGES = {
+  invitation: 'invitation',
+  'sign-in': 'sign-in',
+  'audit-log': 'audit-log',
+  'api-keys': 'api-keys',
+  team: 'team',
+  merchants: 'merchants',
+  'unapplied-transfers': 'unapplied',
+} as const
+
+type Route = { page: (typeof PAGES)[keyof typeof PAGES] | 'payments' | 'payment'; paymentId?: string }
 
 /** Where the address bar is, in the dashboard's pages: everything under /dashboard/. */
 function routeOf(path: string): Route {
   const rest = path.replace(/^\/dashboard\/?/, '')
-  if (rest === 'invitation') return { page: 'invitation' }
-  if (rest === 'sign-in') return { page: 'sign-in' }
-  if (rest === 'audit-log') return { page: 'audit-log' }
-  if (rest === 'api-keys') return { page: 'api-keys' }
-  if (rest === 'team') return { page: 'team' }
-  if (rest === 'merchants') return { page: 'merchants' }
+  if (Object.hasOwn(PAGES, rest)) return { page: PAGES[rest as keyof typeof PAGES] }
   const payment = /^payments\/(pay_[0-9a-z]+)$/.exec(rest)
   return payment ? { page: 'payment', paymentId: payment[1] } : { page: 'payments' }
 }
@@ -108,6 +111,7 @@ export class TillDashboard extends LitElement {
                     ? html`<a href="/dashboard/merchants" aria-current=${this.route.page === 'merchants' ? 'page' : 'false'}>Merchants</a>`
                     : nothing
                 }
+                <a href="/dashboard/unapplied-transfers" aria-current=${this.route.page === 'unapplied' ? 'page' : 'false'}>Unapplied transfers</a>
                 ${
                   user.role === 'owner' && user.merchantId === null
                     ? html`<a href="/dashboard/api-keys" aria-current=${this.route.page === 'api-keys' ? 'page' : 'false'}>API keys</a>
@@ -139,6 +143,7 @@ export class TillDashboard extends LitElement {
     if (page === 'api-keys') return html`<till-api-keys></till-api-keys>`
     if (page === 'team') return html`<till-team .user=${user}></till-team>`
     if (page === 'merchants') return html`<till-merchants .user=${user}></till-merchants>`
+    if (page === 'unapplied') return html`<till-unapplied .user=${user}></till-unapplied>`
     return html`<till-payments .query=${location.search.slice(1)}></till-payments>`
   }
 }

@@ -5,8 +5,11 @@ import { sessionGuards } from './guards.ts'
 import { type DashboardListing, dashboardPaymentRoutes } from './payment-routes.ts'
 import { dashboardPageRoutes } from './page-routes.ts'
 import type { MerchantService } from '../merchants/index.ts'
+import { explorerLinks } from './explorer.ts'
 import { dashboardKeyRoutes } from './key-routes.ts'
+import { unappliedTransferPages } from '../evm/index.ts'
 import { dashboardMerchantRoutes } from './merchant-routes.ts'
+import { dashboardUnappliedRoutes } from './unapplied-routes.ts'
 import { dashboardTeamRoutes } from './team-routes.ts'
 import { liveListing } from './live.ts'
 import { dashboardLiveRoutes } from './live-routes.ts'
@@ -28,10 +31,18 @@ export function dashboardArea(
   const guards = sessionGuards(people, urls.origin)
   const passkeys = dashboardPasskeys({ db: ctx.db, clock: ctx.clock, people, rp: urls })
   dashboardRoutes(ctx.app, { people, passkeys, guards, invitationUrl: urls.invitation })
-  const explorers = new Map((ctx.evm?.config.networks ?? []).map((network) => [network.id, network.explorerTxUrl]))
-  const explorerTxUrl = (network: string, hash: string) => explorers.get(network)?.replace('{hash}', encodeURIComponent(hash)) ?? null
+  const explorerTxUrl = explorerLinks(ctx.evm?.config.networks ?? [])
   dashboardPaymentRoutes(ctx.app, { ...deps, db: ctx.db, clock: ctx.clock, people, guards, explorerTxUrl })
   dashboardMerchantRoutes(ctx.app, { merchants: deps.merchants, guards, people, clock: ctx.clock })
+  dashboardUnappliedRoutes(ctx.app, {
+    guards,
+    people,
+    merchants: deps.merchants,
+    refunds: deps.refunds,
+    pages: unappliedTransferPages({ db: ctx.db, config: ctx.evm?.config }),
+    explorerTxUrl,
+    clock: ctx.clock,
+  })
   dashboardKeyRoutes(ctx.app, { db: ctx.db, guards, clock: ctx.clock })
   dashboardTeamRoutes(ctx.app, { db: ctx.db, guards, clock: ctx.clock })
   dashboardLiveRoutes(ctx.app, { guards, live: liveListing(ctx.db, ctx.app.log) })

@@ -17,6 +17,7 @@ import {
   useLocalChain,
 } from '../../test/evm-fixtures.ts'
 import { createAccount, silentLog, testClock, useTestApp, type Account, type TestAppOptions } from '../../test/fixtures.ts'
+import { dashboardMember } from '../../test/dashboard-fixtures.ts'
 import { refundReference } from '../refunds/index.ts'
 import { transferCall } from './reference.ts'
 import { evmRefunds } from './refunds.ts'
@@ -204,6 +205,32 @@ describe('an unapplied transfer', () => {
     expect(again.json()).toMatchObject({ code: 'payment_not_refundable' })
     const listed = await ctx.app.inject({ url: `/v1/refunds?unappliedTransferId=${unappliedTransferId}`, headers: account.headers })
     expect(listed.json<{ data: { id: string }[] }>().data.map((item) => item.id)).toEqual([refund.id])
+  })
+})
+
+describe('an unapplied transfer, from the dashboard', () => {
+  it('is listed on the Unapplied transfers page and refunded by an admin to the account that sent it', async () => {
+    const created = await createCheckoutPayment(ctx.app, account, { amount: { unit: 'iso4217/EUR', value: '1000' } })
+    const [option] = (await gatewayCall(ctx.app, created, '/options')).json<{ options: { tokenAmount: { value: string } }[] }>().options
+    const short = BigInt(option?.tokenAmount.value ?? '0') - 1n
+    const hash = await transfer(chain, { paymentId: created.paymentId, amount: short })
+    await watcher.runOnce()
+    const admin = await dashboardMember(ctx, clock, account, 'admin')
+    const page = await admin.get(`/dashboard/api/merchants/${account.merchantId}/unapplied-transfers`)
+    const [listed] = page.json<{ data: { id: string; reason: string; from: string }[] }>().data
+    expect(listed).toMatchObject({ id: `eip155:31337/${hash.toLowerCase()}`, reason: 'amount_mismatch', from: buyerAccount })
+    const refund = await admin.post(
+      `/dashboard/api/merchants/${account.merchantId}/unapplied-transfers/refunds`,
+      { unappliedTransferId: listed?.id, destination: listed?.from },
+      { 'idempotency-key': 'dashboard-1' },
+    )
+    expect(refund.statusCode).toBe(201)
+    expect(refund.json()).toMatchObject({
+      status: 'ready',
+      destination: buyerAccount,
+      tokenAmount: { value: short.toString() },
+      payUrl: expect.any(String),
+    })
   })
 })
 
