@@ -49,6 +49,7 @@ describe('ERROR_CODES', () => {
       invitation_not_found: 404,
       invitation_used: 410,
       last_owner: 409,
+      last_sign_in_method: 409,
       invitation_expired: 410,
       payment_not_cancellable: 409,
       invalid_transition: 409,

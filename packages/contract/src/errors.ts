@@ -33,6 +33,7 @@ export const ERROR_CODES = {
   invitation_not_found: { status: 404, description: 'No dashboard invitation for this link.' },
   invitation_used: { status: 410, description: 'This dashboard invitation was already used.' },
   last_owner: { status: 409, description: 'The change would leave the partner without an owner in the dashboard.' },
+  last_sign_in_method: { status: 409, description: 'The change would leave the dashboard user no way to sign in.' },
   invitation_expired: { status: 410, description: 'This dashboard invitation has expired (after 24 hours).' },
   method_not_allowed: { status: 405, description: 'The route exists but not for this HTTP method.' },
   request_timeout: { status: 408, description: 'The request (its headers or its body) did not arrive in time.' },

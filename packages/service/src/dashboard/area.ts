@@ -5,6 +5,7 @@ import { sessionGuards } from './guards.ts'
 import { type DashboardListing, dashboardPaymentRoutes } from './payment-routes.ts'
 import { dashboardPageRoutes } from './page-routes.ts'
 import type { MerchantService } from '../merchants/index.ts'
+import { dashboardAccountRoutes } from './account-routes.ts'
 import { explorerLinks } from './explorer.ts'
 import { dashboardKeyRoutes } from './key-routes.ts'
 import { unappliedTransferPages } from '../evm/index.ts'
@@ -44,6 +45,7 @@ export function dashboardArea(
     clock: ctx.clock,
   })
   dashboardKeyRoutes(ctx.app, { db: ctx.db, guards, clock: ctx.clock })
+  dashboardAccountRoutes(ctx.app, { db: ctx.db, guards, passkeys, clock: ctx.clock })
   dashboardTeamRoutes(ctx.app, { db: ctx.db, guards, clock: ctx.clock })
   dashboardLiveRoutes(ctx.app, { guards, live: liveListing(ctx.db, ctx.app.log) })
   dashboardPageRoutes(ctx.app, { https: () => urls.origin().startsWith('https:') })

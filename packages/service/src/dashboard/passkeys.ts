@@ -11,7 +11,7 @@ import { randomToken } from '../core/ids.ts'
 import type { Database, Queryable } from '../db/port.ts'
 import { ApiError } from '../errors.ts'
 import { auditLog } from '../audit/index.ts'
-import { peopleStore } from './people.ts'
+import { type DashboardUser, peopleStore } from './people.ts'
 import { type DashboardPeople, joinByInvitation, type Origin, type SignedIn } from './service.ts'
 
 // A ceremony's challenge works once, for five minutes: long enough to find the authenticator.
@@ -24,25 +24,54 @@ const signInFailed = () => new ApiError('sign_in_failed', 'This passkey could no
 
 async function storeChallenge(
   db: Queryable,
-  input: { challenge: string; purpose: 'register' | 'sign_in'; invitationId?: string; now: Date },
+  input: { challenge: string; purpose: 'register' | 'sign_in'; invitationId?: string; userId?: string; now: Date },
 ) {
   const id = `chl_${randomToken(16)}`
-  await db.query('INSERT INTO dashboard_challenges (id, challenge, purpose, invitation_id, expires_at) VALUES ($1, $2, $3, $4, $5)', [
-    id,
-    input.challenge,
-    input.purpose,
-    input.invitationId ?? null,
-    new Date(input.now.getTime() + CHALLENGE_TTL_MS),
-  ])
+  await db.query(
+    'INSERT INTO dashboard_challenges (id, challenge, purpose, invitation_id, user_id, expires_at) VALUES ($1, $2, $3, $4, $5, $6)',
+    [
+      id,
+      input.challenge,
+      input.purpose,
+      input.invitationId ?? null,
+      input.userId ?? null,
+      new Date(input.now.getTime() + CHALLENGE_TTL_MS),
+    ],
+  )
   return id
+}
+
+async function keepPasskey(
+  db: Queryable,
+  input: {
+    credential: { id: string; publicKey: Uint8Array; counter: number; transports?: string[] | undefined }
+    userId: string
+    name: string
+    now: Date
+  },
+) {
+  const { credential } = input
+  await db.query(
+    `INSERT INTO dashboard_passkeys (credential_id, user_id, public_key, counter, transports, name, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    [
+      credential.id,
+      input.userId,
+      Buffer.from(credential.publicKey),
+      String(credential.counter),
+      credential.transports ?? [],
+      input.name,
+      input.now,
+    ],
+  )
 }
 
 /** Takes the challenge for good, if it is still usable: of two answers to one challenge, one is checked. */
 async function takeChallenge(db: Queryable, id: string, purpose: 'register' | 'sign_in', now: Date) {
-  const [row] = await db.query<{ challenge: string; invitation_id: string | null }>(
+  const [row] = await db.query<{ challenge: string; invitation_id: string | null; user_id: string | null }>(
     `UPDATE dashboard_challenges SET used_at = $3
       WHERE id = $1 AND purpose = $2 AND used_at IS NULL AND expires_at > $3
-     RETURNING challenge, invitation_id`,
+     RETURNING challenge, invitation_id, user_id`,
     [id, purpose, now],
   )
   return row
@@ -54,6 +83,22 @@ async function takeChallenge(db: Queryable, id: string, purpose: 'register' | 's
  */
 export function dashboardPasskeys(deps: { db: Database; clock: Clock; people: DashboardPeople; rp: RelyingParty }) {
   const { db, clock, people, rp } = deps
+
+  /** The new credential, once @simplewebauthn/server has checked the browser's answer against the challenge. */
+  async function registered(response: RegistrationResponseJSON, expectedChallenge: string) {
+    const verified = await verifyRegistrationResponse({
+      response,
+      expectedChallenge,
+      expectedOrigin: rp.origin(),
+      expectedRPID: rp.rpId(),
+    }).catch(() => ({ verified: false as const }))
+    if (!verified.verified) {
+      throw new ApiError('params_validation', 'The passkey could not be checked.', {
+        issues: [{ field: 'response', message: 'is not a valid passkey for this dashboard' }],
+      })
+    }
+    return verified.registrationInfo.credential
+  }
 
   return {
     /** The options an invitation page hands the browser to make a passkey for the invited email. */
@@ -83,36 +128,52 @@ export function dashboardPasskeys(deps: { db: Database; clock: Clock; people: Da
       const challenge = await takeChallenge(db, challengeId, 'register', now)
       if (!challenge || challenge.invitation_id !== invitation.id)
         throw new ApiError('invitation_expired', 'This passkey request expired. Try again.')
-      const verified = await verifyRegistrationResponse({
-        response,
-        expectedChallenge: challenge.challenge,
-        expectedOrigin: rp.origin(),
-        expectedRPID: rp.rpId(),
-      }).catch(() => ({ verified: false as const }))
-      if (!verified.verified) {
-        throw new ApiError('params_validation', 'The passkey could not be checked.', {
-          issues: [{ field: 'response', message: 'is not a valid passkey for this dashboard' }],
-        })
-      }
+      const credential = await registered(response, challenge.challenge)
       const user = await db.transaction(async (tx) => {
         const created = await joinByInvitation(tx, { invitation, passwordHash: null, origin, now, with: 'passkey' })
-        const { credential } = verified.registrationInfo
-        await tx.query(
-          `INSERT INTO dashboard_passkeys (credential_id, user_id, public_key, counter, transports, name, created_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-          [
-            credential.id,
-            created.id,
-            Buffer.from(credential.publicKey),
-            String(credential.counter),
-            credential.transports ?? [],
-            'Passkey',
-            now,
-          ],
-        )
+        await keepPasskey(tx, { credential, userId: created.id, name: 'Passkey', now })
         return created
       })
       return people.startSession(user, origin)
+    },
+
+    /** The options "Your account" hands the browser to add a passkey; the ones the member has are excluded. */
+    async addOptions(user: DashboardUser) {
+      const existing = await db.query<{ credential_id: string }>('SELECT credential_id FROM dashboard_passkeys WHERE user_id = $1', [
+        user.id,
+      ])
+      const options = await generateRegistrationOptions({
+        rpName: 'Till dashboard',
+        rpID: rp.rpId(),
+        userName: user.email,
+        attestationType: 'none',
+        excludeCredentials: existing.map((row) => ({ id: row.credential_id })),
+        authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' },
+      })
+      const challengeId = await storeChallenge(db, { challenge: options.challenge, purpose: 'register', userId: user.id, now: clock.now() })
+      return { challengeId, options }
+    },
+
+    /** The member made a passkey on "Your account": checked, it is kept under the name they gave. */
+    async add(user: DashboardUser, input: { challengeId: string; response: RegistrationResponseJSON; name: string }, origin: Origin) {
+      const now = clock.now()
+      const challenge = await takeChallenge(db, input.challengeId, 'register', now)
+      if (!challenge || challenge.user_id !== user.id) throw new ApiError('invitation_expired', 'This passkey request expired. Try again.')
+      const credential = await registered(input.response, challenge.challenge)
+      await db.transaction(async (tx) => {
+        await keepPasskey(tx, { credential, userId: user.id, name: input.name, now })
+        await auditLog(tx).record({
+          partnerId: user.partnerId,
+          userId: user.id,
+          actor: user.email,
+          action: 'passkey_added',
+          target: user.id,
+          address: origin.address,
+          details: { name: input.name },
+          at: now,
+        })
+      })
+      return { id: credential.id, name: input.name }
     },
 
     /** The options the sign-in page hands the browser: any passkey of this dashboard (discoverable). */

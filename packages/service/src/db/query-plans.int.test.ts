@@ -14,6 +14,7 @@ import { refundStore } from '../refunds/store.ts'
 import { auditLog } from '../audit/index.ts'
 import { peopleStore } from '../dashboard/people.ts'
 import { sessionStore } from '../dashboard/sessions.ts'
+import { ownAccount } from '../dashboard/account.ts'
 import { teamStore } from '../dashboard/team.ts'
 import { paymentTimeline } from '../dashboard/timeline.ts'
 
@@ -101,6 +102,8 @@ const lookups: Array<[string, (db: Queryable) => Promise<unknown>]> = [
   ['the Team page: members and open invitations', (db) => teamStore(db).members('ptn_x', new Date())],
   ['a member’s passkey revoked', (db) => teamStore(db).revokePasskey('ptn_x', 'usr_x', 'cred')],
   ['a member signed in', (db) => teamStore(db).signedIn('usr_x', new Date())],
+  ['your account: passkeys, password and sessions', (db) => ownAccount(db).view('usr_x', Buffer.alloc(32), new Date())],
+  ['your account: a session ended', (db) => ownAccount(db).endSession('usr_x', 'abcd', new Date())],
   ...listingQueries(),
 ]
 
@@ -144,7 +147,7 @@ describe('every lookup the service makes is backed by an index', () => {
     expect(plans.length).toBeGreaterThan(0)
     for (const plan of plans) {
       expect(plan).not.toMatch(
-        /Seq Scan on (payments|payment_transitions|api_keys|merchants|partners|apps|payment_stats|payment_stats_partner|payment_stat_deltas|evm_unapplied_transfers|refunds|evm_transfers|webhook_events|payment_quotes|dashboard_users|dashboard_passkeys|evm_confirmations|dashboard_sessions|dashboard_invitations|audit_log)\b/,
+        /Seq Scan on (payments|payment_transitions|api_keys|merchants|partners|apps|payment_stats|payment_stats_partner|payment_stat_deltas|evm_unapplied_transfers|refunds|evm_transfers|webhook_events|payment_quotes|dashboard_users|dashboard_passkeys|dashboard_sessions|evm_confirmations|dashboard_sessions|dashboard_invitations|audit_log)\b/,
       )
     }
   })
