@@ -71,6 +71,17 @@ export const api = {
   removeMember: (userId: string) => call<{ status: string }>('POST', `team/${encodeURIComponent(userId)}/remove`),
   revokePasskey: (userId: string, passkeyId: string) =>
     call<{ status: string }>('POST', `team/${encodeURIComponent(userId)}/passkeys/${encodeURIComponent(passkeyId)}/revoke`),
+  account: () => call<AccountView>('GET', 'account'),
+  addPasskey: async (name: string, register: (options: unknown) => Promise<unknown>) => {
+    const { challengeId, options } = await call<{ challengeId: string; options: unknown }>('POST', 'account/passkeys/options', {})
+    return call<{ id: string; name: string }>('POST', 'account/passkeys', { challengeId, response: await register(options), name })
+  },
+  renamePasskey: (id: string, name: string) =>
+    call<{ name: string }>('POST', `account/passkeys/${encodeURIComponent(id)}/rename`, { name }),
+  removePasskey: (id: string) => call<{ status: string }>('POST', `account/passkeys/${encodeURIComponent(id)}/remove`),
+  setPassword: (body: { currentPassword?: string; newPassword: string }) =>
+    call<{ hasPassword: boolean }>('POST', 'account/password', body),
+  endSession: (id: string) => call<{ status: string }>('POST', `account/sessions/${encodeURIComponent(id)}/end`),
   merchants: () => call<{ data: MerchantView[] }>('GET', 'merchants'),
   unapplied: (merchantId: string, cursor?: string) =>
     call<{ data: UnappliedTransfer[]; nextCursor: string | null }>(
@@ -146,6 +157,11 @@ export type UnappliedTransfer = {
   paymentId: string | null
   recordedAt: string
   explorerUrl: string | null
+}
+export type AccountView = {
+  passkeys: { id: string; name: string; createdAt: string; lastUsedAt: string | null }[]
+  hasPassword: boolean
+  sessions: { id: string; createdAt: string; lastSeenAt: string; address: string | null; current: boolean }[]
 }
 export type MerchantView = {
   id: string

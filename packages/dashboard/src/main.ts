@@ -1,4 +1,5 @@
 // The dashboard's entry: each element is defined here, apart from its class.
+import { TillAccount } from './pages/account.ts'
 import { TillApiKeys } from './pages/api-keys.ts'
 import { TillAuditLog } from './pages/audit-log.ts'
 import { TillInvitation } from './pages/invitation.ts'
@@ -20,6 +21,7 @@ const ELEMENTS: [string, CustomElementConstructor][] = [
   ['till-team', TillTeam],
   ['till-merchants', TillMerchants],
   ['till-unapplied', TillUnapplied],
+  ['till-account', TillAccount],
   ['till-dashboard', TillDashboard],
 ]
 for (const [name, element] of ELEMENTS) if (!customElements.get(name)) customElements.define(name, element)

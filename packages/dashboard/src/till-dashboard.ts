@@ -10,6 +10,7 @@ const PAGES = {
   team: 'team',
   merchants: 'merchants',
   'unapplied-transfers': 'unapplied',
+  account: 'account',
 } as const
 
 type Route = { page: (typeof PAGES)[keyof typeof PAGES] | 'payments' | 'payment'; paymentId?: string }
@@ -124,7 +125,7 @@ export class TillDashboard extends LitElement {
                     : nothing
                 }
               </nav>
-              <p class="who">${user.email} <span class="role">${user.role}</span></p>
+              <p class="who"><a href="/dashboard/account" aria-current=${this.route.page === 'account' ? 'page' : 'false'} aria-label=${`Your account: ${user.email}, ${user.role}`}>${user.email}</a> <span class="role">${user.role}</span></p>
               <button type="button" @click=${() => this.#signOut(false)}>Sign out</button>
               <button type="button" @click=${() => this.#signOut(true)}>Sign out everywhere</button>`
             : nothing
@@ -144,6 +145,7 @@ export class TillDashboard extends LitElement {
     if (page === 'team') return html`<till-team .user=${user}></till-team>`
     if (page === 'merchants') return html`<till-merchants .user=${user}></till-merchants>`
     if (page === 'unapplied') return html`<till-unapplied .user=${user}></till-unapplied>`
+    if (page === 'account') return html`<till-account .user=${user}></till-account>`
     return html`<till-payments .query=${location.search.slice(1)}></till-payments>`
   }
 }
