@@ -90,6 +90,26 @@ export const RefundWebhookEvent = z
   .meta({ id: 'RefundWebhookEvent', description: 'A refund was created, or reached the status its type names.' })
 export type RefundWebhookEvent = z.infer<typeof RefundWebhookEvent>
 
+/**
+ * A test event, sent to one endpoint when someone asks for it (the dashboard's "Send test event"): signed
+ * like every other, about no payment. No endpoint subscribes to it; acknowledge it with a 2xx.
+ */
+export const PingWebhookEvent = z
+  .object({
+    id: eventId,
+    type: z.literal('ping'),
+    createdAt: DateTime,
+    data: z.object({
+      // Every event's data names a payment or null: code reading `data.paymentId` reads null here.
+      paymentId: z.null().meta({ description: 'Always null: a test event is about no payment.' }),
+      endpointId: z.string(),
+      merchantId: z.string(),
+      message: z.string().meta({ description: 'Words for whoever reads the receiver’s log.' }),
+    }),
+  })
+  .meta({ id: 'PingWebhookEvent', description: 'A test event sent on request: nothing happened to any payment.' })
+export type PingWebhookEvent = z.infer<typeof PingWebhookEvent>
+
 const eventSchemaOf = (type: WebhookEventTypeName): string =>
   type === 'transfer.unapplied'
     ? 'TransferUnappliedWebhookEvent'
@@ -97,16 +117,21 @@ const eventSchemaOf = (type: WebhookEventTypeName): string =>
       ? 'RefundWebhookEvent'
       : 'PaymentWebhookEvent'
 
-export const WebhookEvent = z.discriminatedUnion('type', [PaymentWebhookEvent, TransferUnappliedWebhookEvent, RefundWebhookEvent]).meta({
-  id: 'WebhookEvent',
-  discriminator: {
-    propertyName: 'type',
-    mapping: Object.fromEntries(WEBHOOK_EVENT_TYPES.map((type) => [type, `#/components/schemas/${eventSchemaOf(type)}`])),
-  },
-  description:
-    'The JSON body of a webhook delivery, told apart by `type`. Delivered at least once and in no guaranteed order: ' +
-    'deduplicate by `id` (the `webhook-id` header) and read the payment status server-side before acting.',
-})
+export const WebhookEvent = z
+  .discriminatedUnion('type', [PaymentWebhookEvent, TransferUnappliedWebhookEvent, RefundWebhookEvent, PingWebhookEvent])
+  .meta({
+    id: 'WebhookEvent',
+    discriminator: {
+      propertyName: 'type',
+      mapping: {
+        ...Object.fromEntries(WEBHOOK_EVENT_TYPES.map((type) => [type, `#/components/schemas/${eventSchemaOf(type)}`])),
+        ping: '#/components/schemas/PingWebhookEvent',
+      },
+    },
+    description:
+      'The JSON body of a webhook delivery, told apart by `type`. Delivered at least once and in no guaranteed order: ' +
+      'deduplicate by `id` (the `webhook-id` header) and read the payment status server-side before acting.',
+  })
 export type WebhookEvent = z.infer<typeof WebhookEvent>
 
 /** Whether the event is about a payment's status (`payment.<status>`), whose data is the payment. */

@@ -59,13 +59,15 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
   const refunds = await refundsArea(ctx, { refundRails: rails.refundRails })
   const listing = await listingArea(ctx, payments)
   const merchants = merchantsArea(ctx)
-  const areas = [payments, listing, merchants, refunds, await webhooksArea(ctx), rails]
+  const webhooks = await webhooksArea(ctx)
+  const areas = [payments, listing, merchants, refunds, webhooks, rails]
 
   dashboardArea(ctx, {
     payments: payments.payments,
     refunds: refunds.refunds,
     listing: listing.forDashboard,
     merchants: merchants.merchants,
+    webhooks: webhooks.webhooks,
   })
   metaRoutes(app, { db, sandbox: config.sandbox, served })
   const apiLimits = { ...DEFAULT_API_LIMITS, ...config.apiRateLimits }

@@ -29,6 +29,8 @@ export type AuditAction =
   | 'webhook_endpoint_deleted'
   | 'webhook_secret_rotated'
   | 'webhook_endpoint_enabled'
+  | 'webhook_endpoint_disabled'
+  | 'webhook_test_sent'
 
 export type AuditEntry = {
   partnerId: string | null

@@ -11,6 +11,8 @@ import { dashboardKeyRoutes } from './key-routes.ts'
 import { unappliedTransferPages } from '../evm/index.ts'
 import { dashboardMerchantRoutes } from './merchant-routes.ts'
 import { dashboardUnappliedRoutes } from './unapplied-routes.ts'
+import { dashboardWebhookRoutes } from './webhook-routes.ts'
+import type { WebhookService } from '../webhooks/index.ts'
 import { dashboardTeamRoutes } from './team-routes.ts'
 import { liveListing } from './live.ts'
 import { dashboardLiveRoutes } from './live-routes.ts'
@@ -25,7 +27,13 @@ import { dashboardUrls } from './urls.ts'
  */
 export function dashboardArea(
   ctx: AreaContext,
-  deps: { payments: PaymentService; refunds: RefundService; listing: DashboardListing; merchants: MerchantService },
+  deps: {
+    payments: PaymentService
+    refunds: RefundService
+    listing: DashboardListing
+    merchants: MerchantService
+    webhooks: WebhookService
+  },
 ) {
   const people = dashboardPeople({ db: ctx.db, clock: ctx.clock })
   const urls = dashboardUrls(ctx.config)
@@ -35,6 +43,7 @@ export function dashboardArea(
   const explorerTxUrl = explorerLinks(ctx.evm?.config.networks ?? [])
   dashboardPaymentRoutes(ctx.app, { ...deps, db: ctx.db, clock: ctx.clock, people, guards, explorerTxUrl })
   dashboardMerchantRoutes(ctx.app, { merchants: deps.merchants, guards, people, clock: ctx.clock })
+  dashboardWebhookRoutes(ctx.app, { guards, people, merchants: deps.merchants, webhooks: deps.webhooks, clock: ctx.clock })
   dashboardUnappliedRoutes(ctx.app, {
     guards,
     people,

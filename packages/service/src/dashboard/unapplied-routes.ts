@@ -2,12 +2,13 @@ import { Caip10, IDEMPOTENCY_KEY_HEADER, type RawQuery, type UnappliedTransferLi
 import { z } from 'zod'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { Clock } from '../core/clock.ts'
-import { ApiError, parseOrThrow } from '../errors.ts'
+import { parseOrThrow } from '../errors.ts'
 import { header } from '../http/context.ts'
 import { idempotencyKeyOf } from '../http/idempotency.ts'
 import type { MerchantService } from '../merchants/index.ts'
 import type { RefundService } from '../refunds/index.ts'
 import type { SessionGuards } from './guards.ts'
+import { visibleMerchant } from './merchant-access.ts'
 import type { DashboardUser } from './people.ts'
 import { requireRole } from './routes.ts'
 import type { DashboardPeople } from './service.ts'
@@ -37,14 +38,7 @@ export function dashboardUnappliedRoutes(
     clock: Clock
   },
 ) {
-  /** The merchant, when the user may see it; 404 otherwise, as for any merchant of another partner. */
-  async function visible(user: DashboardUser, merchantId: string): Promise<string> {
-    if (user.merchantId !== null && user.merchantId !== merchantId) {
-      throw new ApiError('merchant_not_found', `No merchant ${merchantId} for this user.`)
-    }
-    await deps.merchants.ownedBy(user.partnerId, merchantId)
-    return merchantId
-  }
+  const visible = (user: DashboardUser, merchantId: string) => visibleMerchant(deps.merchants, user, merchantId)
 
   app.get<MerchantParams>('/dashboard/api/merchants/:merchantId/unapplied-transfers', async (request, reply) => {
     const { user } = await deps.guards.reading(request)

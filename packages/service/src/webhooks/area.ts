@@ -50,5 +50,5 @@ export async function webhooksArea(ctx: AreaContext) {
     )
   }
   const v1: V1Routes = (routes) => webhookEndpointRoutes(routes, { auth: ctx.auth, webhooks, audit: auditLog(db), clock })
-  return { v1 }
+  return { v1, webhooks }
 }

@@ -8,7 +8,8 @@ import type { Queryable } from '../db/port.ts'
 export type StoredEvent = {
   event: {
     id: string
-    type: WebhookEventType
+    /** `ping`: a test event asked for by someone (the dashboard's "Send test event"), about no payment. */
+    type: WebhookEventType | 'ping'
     createdAt: Date
     payment: Record<string, unknown> | null
     transfer: Record<string, unknown> | null
@@ -19,7 +20,7 @@ export type StoredEvent = {
 
 type EventRow = {
   event_id: string
-  type: WebhookEventType
+  type: WebhookEventType | 'ping'
   payment: Record<string, unknown> | null
   transfer: Record<string, unknown> | null
   refund: Record<string, unknown> | null
@@ -54,7 +55,14 @@ export type ClaimedDelivery = StoredEvent & {
   endpoint: { id: string; url: string; secretSealed: Uint8Array; previousSecretSealed: Uint8Array | null; previousSecretUntil: Date | null }
 }
 
-export type AttemptRecord = { at: Date; statusCode: number | null; latencyMs: number; error: string | null }
+export type AttemptRecord = {
+  at: Date
+  statusCode: number | null
+  latencyMs: number
+  error: string | null
+  /** The request as it was sent; absent when Till could not even prepare it. */
+  request?: { headers: Record<string, string>; body: string }
+}
 
 export type DeliveryStatus = 'pending' | 'held' | 'delivered' | 'failed'
 
@@ -63,7 +71,13 @@ export type RecentDelivery = StoredEvent & {
   id: string
   status: DeliveryStatus
   nextAttemptAt: Date | null
-  attempts: { attemptedAt: Date; statusCode: number | null; latencyMs: number; error: string | null }[]
+  attempts: {
+    attemptedAt: Date
+    statusCode: number | null
+    latencyMs: number
+    error: string | null
+    request: { headers: Record<string, string>; body: string } | null
+  }[]
 }
 
 /** What follows an attempt: done, another try at `at`, or given up (the endpoint is then disabled). */
@@ -128,8 +142,8 @@ export function webhookDeliveryStore(db: Queryable) {
       const status = outcome.kind === 'delivered' ? 'delivered' : outcome.kind === 'failed' ? 'failed' : 'pending'
       await db.query(
         `WITH attempt AS (
-           INSERT INTO webhook_attempts (delivery_id, attempted_at, status_code, latency_ms, error)
-           VALUES ($1::bigint, $2, $3, $4, $5)
+           INSERT INTO webhook_attempts (delivery_id, attempted_at, status_code, latency_ms, error, request_headers, request_body)
+           VALUES ($1::bigint, $2, $3, $4, $5, $10::jsonb, $11)
          ), moved AS (
            UPDATE webhook_deliveries
               SET status = $6, next_attempt_at = $7, failures = failures + (CASE WHEN $6 = 'delivered' THEN 0 ELSE 1 END)
@@ -153,6 +167,8 @@ export function webhookDeliveryStore(db: Queryable) {
           outcome.kind === 'retry' ? outcome.at : null,
           delivery.leaseUntil,
           outcome.kind === 'failed' ? outcome.reason : null,
+          attempt.request ? JSON.stringify(attempt.request.headers) : null,
+          attempt.request?.body ?? null,
         ],
       )
     },
@@ -181,27 +197,43 @@ export function webhookDeliveryStore(db: Queryable) {
       return rows.length > 0
     },
 
-    /** The endpoint's latest deliveries (at most `limit`), each with its event and every attempt. */
-    async recent(endpointId: string, limit: number): Promise<RecentDelivery[]> {
+    /**
+     * The endpoint's latest deliveries (at most `limit`), each with its event and every attempt as it was
+     * sent; only those with a failed attempt, or of one event type, when asked.
+     */
+    async recent(endpointId: string, limit: number, filter: { failedOnly?: boolean; type?: string } = {}): Promise<RecentDelivery[]> {
       const rows = await db.query<
         EventRow & {
           id: string
           status: DeliveryStatus
           next_attempt_at: Date | null
-          attempts: { attempted_at: string; status_code: number | null; latency_ms: number; error: string | null }[]
+          attempts: {
+            attempted_at: string
+            status_code: number | null
+            latency_ms: number
+            error: string | null
+            request_headers: Record<string, string> | null
+            request_body: string | null
+          }[]
         }
       >(
         `SELECT d.id::text AS id, d.status, d.next_attempt_at, ${EVENT_COLUMNS},
                 coalesce((SELECT json_agg(json_build_object('attempted_at', a.attempted_at, 'status_code', a.status_code,
-                                                            'latency_ms', a.latency_ms, 'error', a.error) ORDER BY a.id)
+                                                            'latency_ms', a.latency_ms, 'error', a.error,
+                                                            'request_headers', a.request_headers, 'request_body', a.request_body)
+                                          ORDER BY a.id)
                             FROM webhook_attempts a WHERE a.delivery_id = d.id), '[]') AS attempts
            FROM webhook_deliveries d
            JOIN webhook_events e ON e.id = d.event_id
            JOIN merchants m ON m.id = e.merchant_id
           WHERE d.endpoint_id = $1
+            AND ($3::boolean IS NOT TRUE OR EXISTS (
+                  SELECT 1 FROM webhook_attempts f
+                   WHERE f.delivery_id = d.id AND (f.status_code IS NULL OR f.status_code NOT BETWEEN 200 AND 299)))
+            AND ($4::text IS NULL OR e.type = $4)
           ORDER BY d.id DESC
           LIMIT $2`,
-        [endpointId, limit],
+        [endpointId, limit, filter.failedOnly ?? false, filter.type ?? null],
       )
       return rows.map((row) => ({
         id: row.id,
@@ -213,8 +245,39 @@ export function webhookDeliveryStore(db: Queryable) {
           statusCode: attempt.status_code,
           latencyMs: attempt.latency_ms,
           error: attempt.error,
+          request:
+            attempt.request_headers && attempt.request_body !== null
+              ? { headers: attempt.request_headers, body: attempt.request_body }
+              : null,
         })),
       }))
+    },
+
+    /** Each endpoint's latest delivery: when it was made and how it stands. */
+    async latest(endpointIds: string[]): Promise<Map<string, { at: Date; status: DeliveryStatus }>> {
+      const rows = await db.query<{ endpoint_id: string; created_at: Date; status: DeliveryStatus }>(
+        `SELECT DISTINCT ON (endpoint_id) endpoint_id, created_at, status FROM webhook_deliveries
+          WHERE endpoint_id = ANY ($1::text[]) ORDER BY endpoint_id, id DESC`,
+        [endpointIds],
+      )
+      return new Map(rows.map((row) => [row.endpoint_id, { at: row.created_at, status: row.status }]))
+    },
+
+    /** A test event for one endpoint, due now; the dispatchers are woken at commit. Its delivery's id. */
+    async queuePing(input: { partnerId: string; merchantId: string; endpointId: string; eventId: string; now: Date }): Promise<string> {
+      const [row] = await db.query<{ id: string }>(
+        `WITH event AS (
+           INSERT INTO webhook_events (id, partner_id, merchant_id, payment_id, type, payment, created_at)
+           VALUES ($1, $2, $3, NULL, 'ping', NULL, $5)
+           RETURNING id
+         )
+         INSERT INTO webhook_deliveries (event_id, endpoint_id, status, next_attempt_at, created_at)
+         SELECT event.id, $4, 'pending', $5, $5 FROM event
+         RETURNING id::text AS id`,
+        [input.eventId, input.partnerId, input.merchantId, input.endpointId, input.now],
+      )
+      await db.query("SELECT pg_notify('till_webhooks', '')")
+      return row?.id ?? ''
     },
   }
 }

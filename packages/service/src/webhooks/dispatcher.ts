@@ -82,13 +82,17 @@ export function webhookDispatcher(options: DispatcherOptions) {
   function prepare(delivery: ClaimedDelivery, at: Date) {
     const event = webhookEvent({
       ...delivery.event,
+      endpointId: delivery.endpoint.id,
       merchant: delivery.merchant,
       logoUrl: options.logoUrl,
       transferView: options.transferView,
       refundView: options.refundView,
     })
     const body = JSON.stringify(event)
+    // Every header the request carries (the sender sets the same two last ones), as the attempt records them.
     const headers = {
+      'content-type': 'application/json',
+      'user-agent': 'Till-webhooks',
       [WEBHOOK_HEADERS.id]: event.id,
       [WEBHOOK_HEADERS.timestamp]: String(Math.floor(at.getTime() / 1000)),
       [WEBHOOK_HEADERS.signature]: signatureHeader(secretsOf(delivery, at), event.id, at, body),
@@ -122,7 +126,8 @@ export function webhookDispatcher(options: DispatcherOptions) {
       : retryAt
         ? { kind: 'retry', at: retryAt }
         : { kind: 'failed', reason: `every attempt to deliver ${request.eventId} failed; the last: ${error}` }
-    await record(delivery, { at, statusCode: result.statusCode, latencyMs: result.latencyMs, error }, outcome)
+    const sent = { headers: request.headers, body: request.body }
+    await record(delivery, { at, statusCode: result.statusCode, latencyMs: result.latencyMs, error, request: sent }, outcome)
   }
 
   /**

@@ -37,7 +37,9 @@ export type RefundSnapshotView = (snapshot: Record<string, unknown>) => Refund
  */
 export function webhookEvent(input: {
   id: string
-  type: WebhookEventType
+  type: WebhookEventType | 'ping'
+  /** The endpoint the event goes to: a test event names it. */
+  endpointId?: string
   createdAt: Date
   payment: Record<string, unknown> | null
   transfer: Record<string, unknown> | null
@@ -55,6 +57,15 @@ export function webhookEvent(input: {
       iconUrl: input.logoUrl(merchant.logo),
     })
   const head = { id: input.id, createdAt: input.createdAt.toISOString() }
+  if (input.type === 'ping') {
+    const data = {
+      paymentId: null,
+      endpointId: input.endpointId ?? '',
+      merchantId: merchant.id,
+      message: 'A test event from Till: nothing happened to any payment. Answer 2xx to acknowledge it.',
+    }
+    return { ...head, type: 'ping', data }
+  }
   if (input.type === 'transfer.unapplied') {
     if (!input.transfer) throw new Error(`event ${input.id} has no transfer`)
     return {

@@ -3,3 +3,4 @@
 export { secretSealer } from './secrets.ts'
 export { webhookService } from './service.ts'
 export { webhookDeliveryStore } from './deliveries.ts'
+export type { WebhookService } from './service.ts'

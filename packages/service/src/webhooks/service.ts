@@ -6,6 +6,7 @@ import {
   type WebhookEndpoint,
   type WebhookEndpointWithSecret,
 } from '@till/contract'
+import { randomBytes } from 'node:crypto'
 import type { Database } from '../db/port.ts'
 import type { Clock } from '../core/clock.ts'
 import { ApiError, fieldError } from '../errors.ts'
@@ -94,6 +95,16 @@ export function webhookService(deps: {
       return (await endpoints.list(merchantId)).map(endpointView)
     },
 
+    /** The endpoints with their latest delivery (the dashboard's Webhooks page). */
+    async overview(merchantId: string) {
+      const list = await endpoints.list(merchantId)
+      const latest = await deliveries.latest(list.map((endpoint) => endpoint.id))
+      return list.map((endpoint) => {
+        const last = latest.get(endpoint.id)
+        return { ...endpointView(endpoint), lastDelivery: last ? { at: last.at.toISOString(), status: last.status } : null }
+      })
+    },
+
     async remove(merchantId: string, id: string): Promise<void> {
       if (!(await endpoints.delete(merchantId, id, deps.clock.now()))) throw endpointNotFound(id)
     },
@@ -114,13 +125,25 @@ export function webhookService(deps: {
     },
 
     async deliveries(merchantId: string, id: string): Promise<WebhookDelivery[]> {
+      return (await this.log(merchantId, id)).map((delivery) => ({
+        ...delivery,
+        attempts: delivery.attempts.map(({ attemptedAt, statusCode, latencyMs, error }) => ({ attemptedAt, statusCode, latencyMs, error })),
+      }))
+    },
+
+    /**
+     * The endpoint's latest deliveries, each attempt with the request as it was sent (the dashboard's
+     * Webhooks page); only those with a failed attempt, or of one event type, when asked.
+     */
+    async log(merchantId: string, id: string, filter: { failedOnly?: boolean; type?: string } = {}) {
       await found(merchantId, id)
-      return (await deliveries.recent(id, RECENT_DELIVERIES)).map((delivery) => ({
+      return (await deliveries.recent(id, RECENT_DELIVERIES, filter)).map((delivery) => ({
         id: delivery.id,
         status: delivery.status,
         nextAttemptAt: delivery.status === 'pending' && delivery.nextAttemptAt ? delivery.nextAttemptAt.toISOString() : null,
         event: webhookEvent({
           ...delivery.event,
+          endpointId: id,
           merchant: delivery.merchant,
           logoUrl: deps.logoUrl,
           transferView: deps.transferView,
@@ -128,6 +151,20 @@ export function webhookService(deps: {
         }),
         attempts: delivery.attempts.map((attempt) => ({ ...attempt, attemptedAt: attempt.attemptedAt.toISOString() })),
       }))
+    },
+
+    /** Sends the endpoint a signed test event (`ping`) now; no payment changes. The delivery's id. */
+    async sendTest(partnerId: string, merchantId: string, id: string): Promise<string> {
+      await found(merchantId, id)
+      const eventId = `evt_${randomBytes(16).toString('hex')}`
+      return deliveries.queuePing({ partnerId, merchantId, endpointId: id, eventId, now: deps.clock.now() })
+    },
+
+    /** Stops deliveries to the endpoint until it is enabled again; what was due waits (held). */
+    async disable(merchantId: string, id: string, reason: string): Promise<WebhookEndpoint> {
+      const endpoint = await endpoints.disable({ merchantId, id, reason })
+      if (!endpoint) throw endpointNotFound(id)
+      return endpointView(endpoint)
     },
 
     /** Sends a delivery again now, whatever became of it. */

@@ -115,6 +115,22 @@ export function webhookEndpointStore(db: Queryable) {
     },
 
     /** Enables an endpoint, and sends what was held for it while it was disabled. */
+    async disable(input: { merchantId: string; id: string; reason: string }) {
+      const [row] = await db.query<EndpointRow>(
+        `WITH disabled AS (
+           UPDATE webhook_endpoints SET status = 'disabled', disabled_reason = $3
+            WHERE id = $1 AND merchant_id = $2 AND deleted_at IS NULL
+           RETURNING ${ENDPOINT_COLUMNS}
+         ), held AS (
+           UPDATE webhook_deliveries d SET status = 'held', next_attempt_at = NULL
+             FROM disabled WHERE d.endpoint_id = disabled.id AND d.status = 'pending'
+         )
+         SELECT * FROM disabled`,
+        [input.id, input.merchantId, input.reason],
+      )
+      return row && toEndpoint(row)
+    },
+
     async enable(input: { merchantId: string; id: string; now: Date }) {
       const [row] = await db.query<EndpointRow>(
         `WITH enabled AS (
