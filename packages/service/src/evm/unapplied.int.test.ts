@@ -1,7 +1,9 @@
 // Unapplied transfers (issue 23, point 4), on the real database: each transaction is recorded once, whoever
 // reports it; a merchant's list is read newest first a page at a time; 0011's late transfers move over.
+import { DEFAULT_API_VERSION } from '@till/contract'
 import { describe, expect, it } from 'vitest'
 import { onServer } from '../../test/database.ts'
+import { accountStore } from '../accounts/index.ts'
 import { createAccount, useTestDatabase } from '../../test/fixtures.ts'
 import { insertPayments } from '../../test/listing-fixtures.ts'
 import { randomToken } from '../core/ids.ts'
@@ -150,7 +152,11 @@ describe('migration 0014', () => {
     const db = await openPostgres({ url: url.href, max: 2 })
     try {
       await migrate(db, before)
-      const account = await createAccount(db)
+      // A partner and a merchant as the schema before 0014 holds them: no API key, whose table changed since.
+      const accounts = accountStore(db)
+      const partner = await accounts.createPartner({ name: 'Partner', pinnedVersion: DEFAULT_API_VERSION, now: NOW })
+      const merchant = await accounts.createMerchant({ partnerId: partner.id, name: 'Shop', email: 'shop@example.com', now: NOW })
+      const account = { partnerId: partner.id, merchantId: merchant.id }
       const [expired, paid, paying] = await insertPayments(db, [
         { ...account, createdAt: NOW.toISOString(), status: 'expired' },
         { ...account, createdAt: NOW.toISOString(), status: 'succeeded' },
