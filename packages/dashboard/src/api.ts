@@ -83,6 +83,22 @@ export const api = {
     call<{ hasPassword: boolean }>('POST', 'account/password', body),
   endSession: (id: string) => call<{ status: string }>('POST', `account/sessions/${encodeURIComponent(id)}/end`),
   merchants: () => call<{ data: MerchantView[] }>('GET', 'merchants'),
+  webhooks: (merchantId: string) =>
+    call<{ data: Endpoint[]; eventTypes: string[] }>('GET', `merchants/${encodeURIComponent(merchantId)}/webhooks`),
+  addEndpoint: (merchantId: string, body: { url: string; events: string[] }) =>
+    call<{ endpoint: Endpoint; secret: string }>('POST', `merchants/${encodeURIComponent(merchantId)}/webhooks`, body),
+  endpointAction: (merchantId: string, endpointId: string, action: 'enable' | 'disable' | 'rotate-secret' | 'delete' | 'test') =>
+    call<{ secret?: string }>('POST', `merchants/${encodeURIComponent(merchantId)}/webhooks/${encodeURIComponent(endpointId)}/${action}`),
+  deliveries: (merchantId: string, endpointId: string, query: string) =>
+    call<{ data: Delivery[] }>(
+      'GET',
+      `merchants/${encodeURIComponent(merchantId)}/webhooks/${encodeURIComponent(endpointId)}/deliveries${query}`,
+    ),
+  redeliverEndpoint: (merchantId: string, endpointId: string, deliveryId: string) =>
+    call<{ status: string }>(
+      'POST',
+      `merchants/${encodeURIComponent(merchantId)}/webhooks/${encodeURIComponent(endpointId)}/deliveries/${encodeURIComponent(deliveryId)}/redeliver`,
+    ),
   unapplied: (merchantId: string, cursor?: string) =>
     call<{ data: UnappliedTransfer[]; nextCursor: string | null }>(
       'GET',
@@ -157,6 +173,28 @@ export type UnappliedTransfer = {
   paymentId: string | null
   recordedAt: string
   explorerUrl: string | null
+}
+export type Endpoint = {
+  id: string
+  url: string
+  events: string[]
+  status: 'enabled' | 'disabled'
+  disabledReason: string | null
+  createdAt: string
+  lastDelivery: { at: string; status: string } | null
+}
+export type Delivery = {
+  id: string
+  status: string
+  nextAttemptAt: string | null
+  event: { id: string; type: string; createdAt: string }
+  attempts: {
+    attemptedAt: string
+    statusCode: number | null
+    latencyMs: number
+    error: string | null
+    request: { headers: Record<string, string>; body: string } | null
+  }[]
 }
 export type AccountView = {
   passkeys: { id: string; name: string; createdAt: string; lastUsedAt: string | null }[]

@@ -9,6 +9,7 @@ import { TillPayments } from './pages/payments.ts'
 import { TillSignIn } from './pages/sign-in.ts'
 import { TillTeam } from './pages/team.ts'
 import { TillUnapplied } from './pages/unapplied.ts'
+import { TillWebhooks } from './pages/webhooks.ts'
 import { TillDashboard } from './till-dashboard.ts'
 
 const ELEMENTS: [string, CustomElementConstructor][] = [
@@ -22,6 +23,7 @@ const ELEMENTS: [string, CustomElementConstructor][] = [
   ['till-merchants', TillMerchants],
   ['till-unapplied', TillUnapplied],
   ['till-account', TillAccount],
+  ['till-webhooks', TillWebhooks],
   ['till-dashboard', TillDashboard],
 ]
 for (const [name, element] of ELEMENTS) if (!customElements.get(name)) customElements.define(name, element)

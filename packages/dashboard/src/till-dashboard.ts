@@ -11,6 +11,7 @@ const PAGES = {
   merchants: 'merchants',
   'unapplied-transfers': 'unapplied',
   account: 'account',
+  webhooks: 'webhooks',
 } as const
 
 type Route = { page: (typeof PAGES)[keyof typeof PAGES] | 'payments' | 'payment'; paymentId?: string }
@@ -112,6 +113,7 @@ export class TillDashboard extends LitElement {
                     ? html`<a href="/dashboard/merchants" aria-current=${this.route.page === 'merchants' ? 'page' : 'false'}>Merchants</a>`
                     : nothing
                 }
+                <a href="/dashboard/webhooks" aria-current=${this.route.page === 'webhooks' ? 'page' : 'false'}>Webhooks</a>
                 <a href="/dashboard/unapplied-transfers" aria-current=${this.route.page === 'unapplied' ? 'page' : 'false'}>Unapplied transfers</a>
                 ${
                   user.role === 'owner' && user.merchantId === null
@@ -146,6 +148,7 @@ export class TillDashboard extends LitElement {
     if (page === 'merchants') return html`<till-merchants .user=${user}></till-merchants>`
     if (page === 'unapplied') return html`<till-unapplied .user=${user}></till-unapplied>`
     if (page === 'account') return html`<till-account .user=${user}></till-account>`
+    if (page === 'webhooks') return html`<till-webhooks .user=${user}></till-webhooks>`
     return html`<till-payments .query=${location.search.slice(1)}></till-payments>`
   }
 }

@@ -53,7 +53,7 @@ export function dashboardArea(
     explorerTxUrl,
     clock: ctx.clock,
   })
-  dashboardKeyRoutes(ctx.app, { db: ctx.db, guards, clock: ctx.clock })
+  dashboardKeyRoutes(ctx.app, { db: ctx.db, guards, clock: ctx.clock, forgetKey: (keyId) => ctx.auth.forget(keyId) })
   dashboardAccountRoutes(ctx.app, { db: ctx.db, guards, passkeys, clock: ctx.clock })
   dashboardTeamRoutes(ctx.app, { db: ctx.db, guards, clock: ctx.clock })
   dashboardLiveRoutes(ctx.app, { guards, live: liveListing(ctx.db, ctx.app.log) })

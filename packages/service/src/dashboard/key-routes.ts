@@ -35,7 +35,16 @@ function keyView(key: ApiKeyView, mode: 'live' | 'test') {
  * in the answer to the request that made it) and revoked, by owners of the whole partner only: a key opens
  * every merchant of it. Each change is in the audit log.
  */
-export function dashboardKeyRoutes(app: FastifyInstance, deps: { db: Database; guards: SessionGuards; clock: Clock }) {
+export function dashboardKeyRoutes(
+  app: FastifyInstance,
+  deps: {
+    db: Database
+    guards: SessionGuards
+    clock: Clock
+    /** This instance forgets the key at once; the others hear of it from the revocation's NOTIFY. */
+    forgetKey: (keyId: string) => void
+  },
+) {
   const accounts = accountStore(deps.db)
   function partnerOwner(user: DashboardUser): void {
     requireRole(user, 'owner')
@@ -95,6 +104,7 @@ export function dashboardKeyRoutes(app: FastifyInstance, deps: { db: Database; g
       }
       await audited(tx, user, request, 'api_key_revoked', keyId)
     })
+    deps.forgetKey(keyId)
     return reply.send({ id: keyId, status: 'revoked' })
   })
 }

@@ -1,4 +1,4 @@
-import { CreateWebhookEndpointRequest, WebhookEventType } from '@till/contract'
+import { CreateWebhookEndpointRequest, WEBHOOK_EVENT_TYPES, WebhookEventType } from '@till/contract'
 import { z } from 'zod'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { AuditAction } from '../audit/index.ts'
@@ -57,7 +57,10 @@ export function dashboardWebhookRoutes(
   app.get<{ Params: { merchantId: string } }>('/dashboard/api/merchants/:merchantId/webhooks', async (request, reply) => {
     const { user } = await deps.guards.reading(request)
     const merchantId = await visible(user, request.params.merchantId)
-    return reply.header('Cache-Control', 'no-store').send({ data: await deps.webhooks.overview(merchantId) })
+    // The event types an endpoint may ask for, for the page's form: the contract's list, not a copy of it.
+    return reply
+      .header('Cache-Control', 'no-store')
+      .send({ data: await deps.webhooks.overview(merchantId), eventTypes: WEBHOOK_EVENT_TYPES })
   })
 
   app.post<{ Params: { merchantId: string } }>('/dashboard/api/merchants/:merchantId/webhooks', async (request, reply) => {
