@@ -4,6 +4,7 @@ import { expect, test } from '@playwright/test'
 import { expectNoAxeViolations } from '../axe.ts'
 import { startTill, type Till } from '../fixtures.ts'
 import { withAuthenticator } from './authenticator.ts'
+import { shoot } from './screenshots.ts'
 
 let till: Till
 let stop: () => Promise<void>
@@ -52,6 +53,7 @@ test('the owner adds a passkey, signs in with it, changes the password, and ends
   await expect(page.getByText('(this browser)')).toBeVisible()
   await page.getByRole('button', { name: /^End the session from / }).click()
   await expect(page.getByRole('status').filter({ hasText: 'Session ended.' })).toBeVisible()
+  await shoot(page, 'dashboard-account')
   await elsewhere.reload()
   await expect(elsewhere.getByRole('heading', { name: 'Sign in' })).toBeVisible()
 

@@ -3,6 +3,7 @@
 import { expect, test } from '@playwright/test'
 import { expectNoAxeViolations } from '../axe.ts'
 import { startTill, type Till } from '../fixtures.ts'
+import { shoot } from './screenshots.ts'
 
 let till: Till
 let stop: () => Promise<void>
@@ -49,6 +50,7 @@ test('the owner creates an API key, copies it once, pays with it, and revokes it
   await page.getByRole('link', { name: 'API keys' }).click()
   await expect(row).toContainText('owner@sandbox.till.test')
   await expect(page.getByText(key)).toHaveCount(0)
+  await shoot(page, 'dashboard-api-keys')
 
   await row.getByRole('button', { name: 'Revoke Shop backend' }).click()
   const dialog = page.getByRole('dialog', { name: 'Revoke Shop backend?' })

@@ -10,6 +10,7 @@ import { localhostCertificate } from '@till/demo/certificate'
 import { renderLogo } from '@till/demo/logo'
 import { expectNoAxeViolations } from '../axe.ts'
 import { startTill, type Till } from '../fixtures.ts'
+import { shoot } from './screenshots.ts'
 
 let till: Till
 let stop: () => Promise<void>
@@ -83,6 +84,7 @@ test('the owner adds a merchant with its logo and sets where it is paid', async 
   await edit.getByRole('button', { name: 'Save' }).click()
   await expect(page.getByRole('form', { name: 'Edit Kiosk' })).toHaveCount(0)
   await expect(row).toContainText(ACCOUNT)
+  await shoot(page, 'dashboard-merchants')
 
   await page.setViewportSize({ width: 390, height: 844 })
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)

@@ -2,11 +2,11 @@
 // through the API, exports it, cancels it while its checkout page is open, and signs back in with the
 // passkey; a colleague the owner invites signs in with a password; a forged request is refused.
 import { readFile } from 'node:fs/promises'
-import { fileURLToPath } from 'node:url'
 import { expect, type Page, test } from '@playwright/test'
 import { expectNoAxeViolations } from '../axe.ts'
 import { startTill, type Till } from '../fixtures.ts'
 import { withAuthenticator } from './authenticator.ts'
+import { shoot } from './screenshots.ts'
 
 let till: Till
 let stop: () => Promise<void>
@@ -20,11 +20,6 @@ test.beforeAll(async () => {
 })
 test.afterAll(() => stop())
 test.describe.configure({ mode: 'serial' })
-
-// docs/dashboard.md shows these, taken from this run and overwritten by every run: what staff see today.
-const SCREENSHOTS = fileURLToPath(new URL('../../docs/screenshots/', import.meta.url))
-const shoot = (page: Page, name: string) =>
-  page.screenshot({ path: `${SCREENSHOTS}${name}-1280.png`, fullPage: true, animations: 'disabled', caret: 'hide' })
 
 /** The Payments page's rows, its header row included. */
 const rowsOf = (page: Page) => page.getByRole('table', { name: 'Payments, newest first' }).getByRole('row')
@@ -182,6 +177,22 @@ test('a colleague the owner invited signs in with a password, and sees no action
   await expect(colleague.getByRole('heading', { name: `Payment ${open.paymentId}` })).toBeVisible()
   await expect(colleague.getByRole('button', { name: 'Cancel payment' })).toHaveCount(0)
   await expect(colleague.getByRole('link', { name: 'Audit log' })).toHaveCount(0)
+  await expect(colleague.getByRole('link', { name: 'API keys' })).toHaveCount(0)
+  await expect(colleague.getByRole('link', { name: 'Team' })).toHaveCount(0)
+  // The management pages a viewer may read show no button that changes anything.
+  for (const [link, heading] of [
+    ['Merchants', 'Merchants'],
+    ['Webhooks', 'Webhooks'],
+    ['Unapplied transfers', 'Unapplied transfers'],
+  ] as const) {
+    await colleague.getByRole('link', { name: link }).click()
+    await expect(colleague.getByRole('heading', { name: heading, level: 1 })).toBeVisible()
+    await expect(colleague.getByRole('status').filter({ hasText: /^Loading/ })).toHaveCount(0)
+    const changers = colleague.getByRole('main').getByRole('button', {
+      name: /Create|Edit|Add|Send a test|Disable|Enable|Rotate|Delete|Refund|Redeliver/,
+    })
+    await expect(changers).toHaveCount(0)
+  }
   // A request forged elsewhere carries the viewer's cookie but no CSRF token: refused, nothing changes.
   const forged = await colleague.request.post(`${dashboard}/dashboard/api/payments/${open.paymentId}/cancel`, {
     headers: { origin: 'https://evil.example' },

@@ -4,6 +4,7 @@ import { expect, test } from '@playwright/test'
 import { expectNoAxeViolations } from '../axe.ts'
 import { startTill, type Till } from '../fixtures.ts'
 import { withAuthenticator } from './authenticator.ts'
+import { shoot } from './screenshots.ts'
 
 let till: Till
 let stop: () => Promise<void>
@@ -48,6 +49,7 @@ test('the owner invites an admin who joins with a passkey, changes their role, a
   await row.getByLabel('Role of lee@shop.example', { exact: true }).selectOption('viewer')
   await row.getByRole('button', { name: 'Change the role of lee@shop.example' }).click()
   await expect(row.getByLabel('Role of lee@shop.example', { exact: true })).toHaveValue('viewer')
+  await shoot(page, 'dashboard-team')
 
   // The partner keeps an owner: the only one cannot make themself an admin.
   const me = page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'owner@sandbox.till.test (you)' }) })

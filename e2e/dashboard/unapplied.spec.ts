@@ -5,6 +5,7 @@ import { erc20Abi, getAddress } from 'viem'
 import { expectNoAxeViolations } from '../axe.ts'
 import { injectWallet } from '../checkout/injected-wallet.ts'
 import { expect, test } from '../fixtures.ts'
+import { shoot } from './screenshots.ts'
 
 const BUYER = devAccount(1)
 
@@ -56,6 +57,7 @@ test('staff refund a transfer that paid nothing to the account that sent it', as
   await form.getByRole('button', { name: 'Refund', exact: true }).click()
   await expect(form.getByRole('status')).toContainText('Refund made.')
   await expect(form.getByRole('link', { name: 'the pay link' })).toHaveAttribute('href', /\/refunds\/rfd_[0-9a-z]+\/pay/)
+  await shoot(page, 'dashboard-unapplied')
   await page.emulateMedia({ colorScheme: 'dark' })
   await expectNoAxeViolations(page, 'the Unapplied transfers page with a refund, dark')
 })

@@ -10,6 +10,7 @@ import { expect, test } from '@playwright/test'
 import { localhostCertificate } from '@till/demo/certificate'
 import { expectNoAxeViolations } from '../axe.ts'
 import { startTill, type Till } from '../fixtures.ts'
+import { shoot } from './screenshots.ts'
 
 type Received = { headers: Record<string, string>; body: string }
 let till: Till
@@ -91,6 +92,7 @@ test('the owner adds an endpoint, sends a test event, sees a failed attempt, and
   await expect(deliveries).toContainText(/HTTP 500 in \d+ ms/)
   await deliveries.getByText('Request as sent').click()
   await expect(deliveries.getByText(`webhook-id: ${received[1]?.headers['webhook-id']}`)).toBeVisible()
+  await shoot(page, 'dashboard-webhooks')
   await page.emulateMedia({ colorScheme: 'dark' })
   await expectNoAxeViolations(page, 'the Webhooks page with a failed delivery, dark')
   await page.emulateMedia({ colorScheme: 'light' })
