@@ -32,6 +32,8 @@ export interface Shop {
   checkoutUrl: string
   /** The sandbox Till the shop's backend uses, for other merchant backends in the specs. */
   till: { baseUrl: string; apiKey: string; merchantId: string }
+  /** The dashboard's single-use invitation for the sandbox's owner, as `npm start` prints it ("Dashboard: …"). */
+  dashboardInviteUrl: string | undefined
   /** The order as the shop's backend has it. */
   order(orderId: string): Promise<OrderView>
   /** Places an order through the shop's API, as its cart page does. */
@@ -54,7 +56,7 @@ export interface Shop {
 
 interface StackState {
   shopUrl: string
-  till: { baseUrl: string; checkoutUrl: string; apiKey: string; merchantId: string }
+  till: { baseUrl: string; checkoutUrl: string; apiKey: string; merchantId: string; dashboardInviteUrl?: string }
 }
 
 async function ok<T>(response: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> {
@@ -74,6 +76,7 @@ function shopOf(state: StackState, api: APIRequestContext): Shop {
     apiKey: state.till.apiKey,
     checkoutUrl: state.till.checkoutUrl,
     till: { baseUrl: state.till.baseUrl, apiKey: state.till.apiKey, merchantId: state.till.merchantId },
+    dashboardInviteUrl: state.till.dashboardInviteUrl,
     order: async (orderId) => ok(await api.get(url(`/api/orders/${orderId}`))),
     placeOrder: async (items, returnMode = 'https') => ok(await api.post(url('/api/orders'), { data: { items, returnMode } })),
     startPayment: async (orderId) => ok(await api.post(url('/pay/checkout'), { data: { orderId } })),
