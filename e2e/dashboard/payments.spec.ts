@@ -215,6 +215,10 @@ test.describe('on a phone', () => {
     await page.keyboard.press('Enter')
     await expect(page.getByRole('heading', { name: 'Payments' })).toBeVisible()
     await fitsTheScreen('the Payments page')
+    await page.clock.install()
+    await page.emulateMedia({ colorScheme: 'dark' })
+    await expectNoAxeViolations(page, 'the Payments page on a phone, dark')
+    await page.emulateMedia({ colorScheme: 'light' })
 
     // Two to a page: "Next", then "Previous" brings back the same first page.
     await page.goto(`${dashboard}/dashboard/?limit=2`)
