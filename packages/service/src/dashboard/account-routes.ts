@@ -6,6 +6,7 @@ import type { Database, Queryable } from '../db/port.ts'
 import { ApiError, fieldError, parseOrThrow } from '../errors.ts'
 import { header } from '../http/context.ts'
 import { ownAccount } from './account.ts'
+import { byUser } from './audit-entry.ts'
 import type { SessionGuards } from './guards.ts'
 import type { DashboardPasskeys } from './passkeys.ts'
 import { checkNewPassword, hashPassword, passwordMatches } from './passwords.ts'
@@ -36,16 +37,7 @@ export function dashboardAccountRoutes(
   deps: { db: Database; guards: SessionGuards; passkeys: DashboardPasskeys; clock: Clock },
 ) {
   const audited = (tx: Queryable, user: DashboardUser, request: FastifyRequest, action: AuditAction, details?: Record<string, unknown>) =>
-    auditLog(tx).record({
-      partnerId: user.partnerId,
-      userId: user.id,
-      actor: user.email,
-      action,
-      target: user.id,
-      address: request.ip,
-      ...(details ? { details } : {}),
-      at: deps.clock.now(),
-    })
+    auditLog(tx).record(byUser(user, request, { action, target: user.id, at: deps.clock.now(), ...(details ? { details } : {}) }))
 
   app.get('/dashboard/api/account', async (request, reply) => {
     const { user } = await deps.guards.reading(request)

@@ -7,7 +7,8 @@ import type { Database, Queryable } from '../db/port.ts'
 import { ApiError, parseOrThrow } from '../errors.ts'
 import type { SessionGuards } from './guards.ts'
 import type { DashboardUser } from './people.ts'
-import { requireRole } from './routes.ts'
+import { byUser } from './audit-entry.ts'
+import { requireWholePartner } from './routes.ts'
 
 const NewKey = z.strictObject({
   label: z
@@ -46,29 +47,13 @@ export function dashboardKeyRoutes(
   },
 ) {
   const accounts = accountStore(deps.db)
-  function partnerOwner(user: DashboardUser): void {
-    requireRole(user, 'owner')
-    if (user.merchantId !== null) {
-      throw new ApiError(
-        'role_forbidden',
-        'API keys open every merchant of the partner: a user limited to one merchant cannot manage them.',
-      )
-    }
-  }
+  const partnerOwner = (user: DashboardUser) => requireWholePartner(user, 'owner', 'API keys')
   async function modeOf(partnerId: string): Promise<'live' | 'test'> {
     return (await accounts.findPartner(partnerId))?.sandbox ? 'test' : 'live'
   }
   // The change and its audit entry commit together.
   const audited = (tx: Queryable, user: DashboardUser, request: FastifyRequest, action: AuditAction, target: string) =>
-    auditLog(tx).record({
-      partnerId: user.partnerId,
-      userId: user.id,
-      actor: user.email,
-      action,
-      target,
-      address: request.ip,
-      at: deps.clock.now(),
-    })
+    auditLog(tx).record(byUser(user, request, { action, target, at: deps.clock.now() }))
 
   app.get('/dashboard/api/api-keys', async (request, reply) => {
     const { user } = await deps.guards.reading(request)

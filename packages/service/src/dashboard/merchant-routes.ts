@@ -2,13 +2,14 @@ import { CreateMerchantRequest, IDEMPOTENCY_KEY_HEADER, type Merchant, UpdateMer
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { AuditAction } from '../audit/index.ts'
 import type { Clock } from '../core/clock.ts'
-import { ApiError, parseOrThrow } from '../errors.ts'
+import { parseOrThrow } from '../errors.ts'
 import { header } from '../http/context.ts'
 import { idempotencyKeyOf } from '../http/idempotency.ts'
 import type { MerchantService } from '../merchants/index.ts'
 import type { SessionGuards } from './guards.ts'
 import type { DashboardUser } from './people.ts'
-import { requireRole } from './routes.ts'
+import { byUser } from './audit-entry.ts'
+import { requireWholePartner } from './routes.ts'
 import type { DashboardPeople } from './service.ts'
 
 // The logo is served by this same Till under its checkout address, which may carry another host name than
@@ -24,25 +25,9 @@ export function dashboardMerchantRoutes(
   app: FastifyInstance,
   deps: { merchants: MerchantService; guards: SessionGuards; people: DashboardPeople; clock: Clock },
 ) {
-  function partnerAdmin(user: DashboardUser): void {
-    requireRole(user, 'admin')
-    if (user.merchantId !== null) {
-      throw new ApiError(
-        'role_forbidden',
-        'Merchants are the whole partner’s: a user limited to one merchant cannot create or change them.',
-      )
-    }
-  }
+  const partnerAdmin = (user: DashboardUser) => requireWholePartner(user, 'admin', 'Merchants')
   const audit = (user: DashboardUser, request: FastifyRequest, action: AuditAction, target: string) =>
-    deps.people.audit.record({
-      partnerId: user.partnerId,
-      userId: user.id,
-      actor: user.email,
-      action,
-      target,
-      address: request.ip,
-      at: deps.clock.now(),
-    })
+    deps.people.audit.record(byUser(user, request, { action, target, at: deps.clock.now() }))
 
   app.get('/dashboard/api/merchants', async (request, reply) => {
     const { user } = await deps.guards.reading(request)

@@ -9,6 +9,7 @@ import type { PaymentRecord, PaymentService } from '../payments/index.ts'
 import type { ListingSearch } from '../listing/index.ts'
 import type { RefundService } from '../refunds/index.ts'
 import type { DashboardUser } from './people.ts'
+import { byUser } from './audit-entry.ts'
 import { requireRole } from './routes.ts'
 import type { DashboardPeople } from './service.ts'
 import { csvHeader, csvRow } from './csv.ts'
@@ -78,16 +79,7 @@ export function dashboardPaymentRoutes(app: FastifyInstance, deps: DashboardPaym
     request: FastifyRequest,
     action: 'payment_cancelled' | 'refund_created' | 'webhook_redelivered',
     target: string,
-  ) =>
-    deps.people.audit.record({
-      partnerId: user.partnerId,
-      userId: user.id,
-      actor: user.email,
-      action,
-      target,
-      address: request.ip,
-      at: deps.clock.now(),
-    })
+  ) => deps.people.audit.record(byUser(user, request, { action, target, at: deps.clock.now() }))
 
   app.get('/dashboard/api/payments', async (request, reply) => {
     const { user } = await deps.guards.reading(request)

@@ -43,6 +43,14 @@ export function requireRole(user: DashboardUser, least: DashboardRole): void {
   }
 }
 
+/** What belongs to the whole partner: the role, and no limit to one merchant; `what` names it in the refusal. */
+export function requireWholePartner(user: DashboardUser, least: DashboardRole, what: string): void {
+  requireRole(user, least)
+  if (user.merchantId !== null) {
+    throw new ApiError('role_forbidden', `${what} are the whole partner’s: a user limited to one merchant cannot manage them.`)
+  }
+}
+
 export function dashboardRoutes(
   app: FastifyInstance,
   deps: { people: DashboardPeople; passkeys: DashboardPasskeys; guards: SessionGuards; invitationUrl: (token: string) => string },

@@ -6,7 +6,8 @@ import type { Database, Queryable } from '../db/port.ts'
 import { ApiError, parseOrThrow } from '../errors.ts'
 import type { SessionGuards } from './guards.ts'
 import { DASHBOARD_ROLES, type DashboardUser } from './people.ts'
-import { requireRole } from './routes.ts'
+import { byUser } from './audit-entry.ts'
+import { requireWholePartner } from './routes.ts'
 import { teamStore } from './team.ts'
 
 const RoleChange = z.strictObject({ role: z.enum(DASHBOARD_ROLES, { error: 'must be owner, admin or viewer' }) })
@@ -20,12 +21,7 @@ const noMember = (userId: string) => new ApiError('not_found', `No member ${user
  * member's passkey revoked. The partner always keeps an owner. Each change and its audit entry commit together.
  */
 export function dashboardTeamRoutes(app: FastifyInstance, deps: { db: Database; guards: SessionGuards; clock: Clock }) {
-  function partnerOwner(user: DashboardUser): void {
-    requireRole(user, 'owner')
-    if (user.merchantId !== null) {
-      throw new ApiError('role_forbidden', 'The team is the whole partner’s: an owner limited to one merchant cannot manage it.')
-    }
-  }
+  const partnerOwner = (user: DashboardUser) => requireWholePartner(user, 'owner', 'The team’s members')
   const audited = (
     tx: Queryable,
     user: DashboardUser,
@@ -33,17 +29,7 @@ export function dashboardTeamRoutes(app: FastifyInstance, deps: { db: Database; 
     action: AuditAction,
     target: string,
     details?: Record<string, unknown>,
-  ) =>
-    auditLog(tx).record({
-      partnerId: user.partnerId,
-      userId: user.id,
-      actor: user.email,
-      action,
-      target,
-      address: request.ip,
-      ...(details ? { details } : {}),
-      at: deps.clock.now(),
-    })
+  ) => auditLog(tx).record(byUser(user, request, { action, target, at: deps.clock.now(), ...(details ? { details } : {}) }))
 
   app.get('/dashboard/api/team', async (request, reply) => {
     const { user } = await deps.guards.reading(request)

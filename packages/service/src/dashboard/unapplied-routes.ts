@@ -10,6 +10,7 @@ import type { RefundService } from '../refunds/index.ts'
 import type { SessionGuards } from './guards.ts'
 import { visibleMerchant } from './merchant-access.ts'
 import type { DashboardUser } from './people.ts'
+import { byUser } from './audit-entry.ts'
 import { requireRole } from './routes.ts'
 import type { DashboardPeople } from './service.ts'
 
@@ -66,16 +67,14 @@ export function dashboardUnappliedRoutes(
         idempotencyKey: `dashboard:${user.id}:${key}`,
       })
       if (!answer.replayed) {
-        await deps.people.audit.record({
-          partnerId: user.partnerId,
-          userId: user.id,
-          actor: user.email,
-          action: 'refund_created',
-          target: answer.body.id,
-          address: request.ip,
-          details: { unappliedTransferId: form.unappliedTransferId },
-          at: deps.clock.now(),
-        })
+        await deps.people.audit.record(
+          byUser(user, request, {
+            action: 'refund_created',
+            target: answer.body.id,
+            details: { unappliedTransferId: form.unappliedTransferId },
+            at: deps.clock.now(),
+          }),
+        )
       }
       return reply.code(answer.status).send(answer.body)
     },

@@ -9,6 +9,7 @@ import type { WebhookService } from '../webhooks/index.ts'
 import type { SessionGuards } from './guards.ts'
 import { visibleMerchant } from './merchant-access.ts'
 import type { DashboardUser } from './people.ts'
+import { byUser } from './audit-entry.ts'
 import { requireRole } from './routes.ts'
 import type { DashboardPeople } from './service.ts'
 
@@ -41,16 +42,9 @@ export function dashboardWebhookRoutes(
     requireRole(user, 'admin')
     const merchantId = await visible(user, request.params.merchantId)
     const done = await work(merchantId, user)
-    await deps.people.audit.record({
-      partnerId: user.partnerId,
-      userId: user.id,
-      actor: user.email,
-      action,
-      target: request.params.endpointId,
-      address: request.ip,
-      details: { merchantId },
-      at: deps.clock.now(),
-    })
+    await deps.people.audit.record(
+      byUser(user, request, { action, target: request.params.endpointId, details: { merchantId }, at: deps.clock.now() }),
+    )
     return done
   }
 
@@ -69,16 +63,14 @@ export function dashboardWebhookRoutes(
     const merchantId = await visible(user, request.params.merchantId)
     const body = parseOrThrow(CreateWebhookEndpointRequest, request.body ?? {}, 'body')
     const created = await deps.webhooks.create({ partnerId: user.partnerId, merchantId, request: body })
-    await deps.people.audit.record({
-      partnerId: user.partnerId,
-      userId: user.id,
-      actor: user.email,
-      action: 'webhook_endpoint_created',
-      target: created.endpoint.id,
-      address: request.ip,
-      details: { merchantId },
-      at: deps.clock.now(),
-    })
+    await deps.people.audit.record(
+      byUser(user, request, {
+        action: 'webhook_endpoint_created',
+        target: created.endpoint.id,
+        details: { merchantId },
+        at: deps.clock.now(),
+      }),
+    )
     // The only time the secret is shown: Till keeps it sealed.
     return reply.code(201).header('Cache-Control', 'no-store').send(created)
   })
