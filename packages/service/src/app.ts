@@ -3,6 +3,8 @@ import { type AppDeps, DEFAULT_API_LIMITS, DEFAULT_JOBS } from './app-config.ts'
 import type { AreaContext } from './area-context.ts'
 import { checkoutArea } from './checkout/area.ts'
 import { dashboardArea } from './dashboard/area.ts'
+import { loadMigrations } from './db/migrate.ts'
+import { markStartedWhenReady } from './http/drain.ts'
 import { followKeyRevocations, keyUsage } from './http/key-lifecycle.ts'
 import { systemClock } from './core/clock.ts'
 import { authenticator } from './http/auth.ts'
@@ -69,7 +71,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
     merchants: merchants.merchants,
     webhooks: webhooks.webhooks,
   })
-  metaRoutes(app, { db, sandbox: config.sandbox, served })
+  metaRoutes(app, { db, sandbox: config.sandbox, served, latestMigration: (await loadMigrations()).at(-1)?.name })
   const apiLimits = { ...DEFAULT_API_LIMITS, ...config.apiRateLimits }
   const limiters = {
     perKey: rateLimiter({ ...apiLimits.perKey, clock }),
@@ -81,5 +83,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
     for (const area of areas) area.v1(v1)
   })
   await checkoutArea(ctx, { ...payments, rails: rails.rails, closing, refunds: refunds.refunds, refundRails: rails.refundRails })
+  // Last: ready only once every area's own start-up (rails, listeners, followers) has run.
+  markStartedWhenReady(app)
   return app
 }

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { runTill, startTill } from './till-process.test-helper.ts'
 
 // Each `till` process opens its own PGlite (seconds each on a busy 2-core machine).
@@ -113,6 +113,31 @@ describe('operators onboard a partner and a merchant, and the service keeps its 
       expect(walletView.status).toBe(200)
       expect(((await walletView.json()) as { stats: unknown }).stats).toEqual({ totalRevenue: [], totalTransactions: 0, totalCustomers: 0 })
       expect(await second.stop()).toBe(0)
+    },
+    PROCESS_TEST_TIMEOUT,
+  )
+})
+
+describe('till serve on SIGTERM', () => {
+  it(
+    'answers 503 to its health checks for the drain time while it still serves, and a second signal ends it',
+    async () => {
+      // A drain far longer than the test: what is checked happens during it, whatever the machine's speed.
+      const till = await startTill(['--sandbox', '--drain-ms', '600000'])
+      const base = String(till.ready.baseUrl)
+      expect((await fetch(`${base}/readyz`)).status).toBe(200)
+      till.kill('SIGTERM')
+      await vi.waitFor(async () => expect((await fetch(`${base}/readyz`)).status).toBe(503))
+      expect((await fetch(`${base}/healthz`)).status).toBe(503)
+      const headers = {
+        'api-key': String(till.ready.apiKey),
+        'merchant-id': String(till.ready.merchantId),
+        'content-type': 'application/json',
+      }
+      const created = await fetch(`${base}/v1/merchant/payment`, { method: 'POST', headers, body: body('order-during-drain') })
+      expect(created.status).toBe(201)
+      till.kill('SIGTERM')
+      expect(await till.exited()).toBe(130)
     },
     PROCESS_TEST_TIMEOUT,
   )

@@ -5,6 +5,7 @@ import { commandHelp } from '../config/flag-help.ts'
 import { ServeConfig, SERVE_FLAGS } from '../config/serve-flags.ts'
 import { dashboardPeople, dashboardUrls } from '../dashboard/index.ts'
 import { describeStorage, openDatabase } from '../db/open.ts'
+import { beginDraining } from '../http/drain.ts'
 import type { Database } from '../db/port.ts'
 import { systemClock } from '../core/clock.ts'
 import { loadEvmConfig } from '../evm/index.ts'
@@ -83,11 +84,15 @@ export async function serve(argv: string[], env: Record<string, string | undefin
   // Listening for signals before announcing readiness: a launcher may signal the moment it reads the line.
   const ended = new Promise<{ signal: NodeJS.Signals } | { serverGone: string }>((resolve) => {
     const stop = (signal: NodeJS.Signals) => {
-      logger.info({ signal }, 'shutting down: finishing requests in flight')
+      // Health checks answer 503 from now on: a load balancer stops sending new requests here while the
+      // ones it still sends are served for the drain time; then the server closes.
+      beginDraining(app)
+      const drainMs = config['drain-ms']
+      logger.info({ signal, drainMs }, 'shutting down: draining, then finishing requests in flight')
       // A second signal, or a stuck request, must not keep the process forever.
       process.once(signal, () => process.exit(130))
-      setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS).unref()
-      resolve({ signal })
+      setTimeout(() => process.exit(1), drainMs + SHUTDOWN_GRACE_MS).unref()
+      setTimeout(() => resolve({ signal }), drainMs).unref()
     }
     process.once('SIGINT', stop)
     process.once('SIGTERM', stop)

@@ -61,6 +61,13 @@ export const SERVE_FLAGS = {
     schema: integerFlag(250, 60_000, 'milliseconds between status polls suggested to merchants').default(2_000),
     help: 'Status polling interval suggested to merchants',
   }),
+  'drain-ms': flag({
+    type: 'string',
+    value: 'MS',
+    env: 'TILL_DRAIN_MS',
+    schema: integerFlag(0, 600_000, 'milliseconds to keep serving after SIGTERM while health checks answer 503, 0 to 10 min').default(0),
+    help: 'On SIGTERM or SIGINT, serve this long with /healthz and /readyz at 503 (a load balancer\ndrains the instance), then close',
+  }),
   config: flag({
     type: 'string',
     value: 'FILE',

@@ -2,6 +2,7 @@ import { OPERATIONS } from '@till/contract'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openTestDatabase, testApp, type TestDatabase } from '../../test/fixtures.ts'
+import { beginDraining } from './drain.ts'
 
 let tdb: TestDatabase
 let live: FastifyInstance
@@ -71,5 +72,32 @@ describe('health', () => {
   it('answers liveness and readiness', async () => {
     expect((await live.inject({ url: '/healthz' })).json()).toEqual({ status: 'ok' })
     expect((await live.inject({ url: '/readyz' })).json()).toEqual({ status: 'ready' })
+  })
+
+  it('is not ready on a database a newer Till migrated further, and says nothing of versions', async () => {
+    await tdb.db.query("INSERT INTO schema_migrations (name) VALUES ('9999_from_the_future.sql')")
+    try {
+      const response = await live.inject({ url: '/readyz' })
+      expect([response.statusCode, response.json<{ code: string }>().code]).toEqual([503, 'service_unavailable'])
+      expect(response.body).not.toMatch(/9999|[0-9]{4}_/)
+      expect((await live.inject({ url: '/healthz' })).statusCode).toBe(200)
+    } finally {
+      await tdb.db.query("DELETE FROM schema_migrations WHERE name = '9999_from_the_future.sql'")
+    }
+    expect((await live.inject({ url: '/readyz' })).statusCode).toBe(200)
+  })
+
+  it('answers 503 to both checks once draining, while every other request is still served', async () => {
+    const app = await testApp(tdb.db)
+    try {
+      beginDraining(app)
+      for (const url of ['/healthz', '/readyz']) {
+        const response = await app.inject({ url })
+        expect([response.statusCode, response.json<{ code: string }>().code], url).toEqual([503, 'service_unavailable'])
+      }
+      expect((await app.inject({ url: '/openapi.json' })).statusCode).toBe(200)
+    } finally {
+      await app.close()
+    }
   })
 })
