@@ -20,7 +20,8 @@ export function staleBuild(packageUrl) {
     return undefined
   }
   for (const entry of entries) {
-    if (!entry.isFile() || entry.name.includes('.test.') || entry.name.includes('.test-helper.')) continue
+    // Tests and tsc's incremental cache (a typecheck writes it after a build) are not what runs.
+    if (!entry.isFile() || /\.test\.|\.test-helper\.|\.tsbuildinfo$/.test(entry.name)) continue
     const file = join(entry.parentPath ?? entry.path, entry.name)
     if (statSync(file).mtimeMs > built) return file.slice(root.length)
   }

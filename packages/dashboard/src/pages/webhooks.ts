@@ -175,7 +175,7 @@ export class TillWebhooks extends Page {
       <p role="status">${this.said}</p>
       ${this.secret ? this.#shownSecret(this.secret) : nothing}
       ${this.endpoints === null ? html`<p role="status">Loading endpoints…</p>` : this.endpoints.length === 0 ? html`<p>No endpoints yet.</p>` : this.#table(this.endpoints)}
-      ${this.#acts ? this.#addForm() : nothing}
+      ${this.#acts && this.endpoints !== null ? this.#addForm() : nothing}
       ${this.open ? this.#deliveriesSection(this.open.endpoint) : nothing}
       ${
         this.deleting
@@ -228,6 +228,8 @@ export class TillWebhooks extends Page {
     </tr>`
   }
 
+  // Shown once the merchant's endpoints (and so its id and the event types) are in: a form sent before
+  // would add to no merchant, with no events ticked.
   #addForm() {
     return html`<form class="stacked" aria-labelledby="add-title" @submit=${this.#add}>
       <h2 id="add-title">Add endpoint</h2>

@@ -1,0 +1,1 @@
+export function staleBuild(packageUrl: URL): string | undefined
