@@ -18,6 +18,8 @@ export type AppConfig = {
   publicUrl?: () => string
   /** How long an API key record is trusted before it is read again. */
   authCacheTtlMs?: number
+  /** Days webhook events, their deliveries and attempts are kept once none is due (30). */
+  webhookRetentionDays?: number
   /** How often each background job runs; 0 turns one off (tests drive them by hand). */
   jobs?: Partial<JobIntervals>
   bodyLimitBytes?: number
@@ -103,6 +105,8 @@ export type JobIntervals = {
   statsCompactionMs: number
   /** The sandbox's slow test wallet's confirmations: a few times a second, so "a few seconds" is exact. */
   sandboxConfirmationsMs: number
+  /** Rows past their retention are pruned (webhook events, idempotency keys, sessions, the audit log). */
+  retentionMs: number
 }
 
 export const DEFAULT_JOBS: JobIntervals = {
@@ -110,4 +114,5 @@ export const DEFAULT_JOBS: JobIntervals = {
   webhookDispatchMs: 1_000,
   statsCompactionMs: 1_000,
   sandboxConfirmationsMs: 250,
+  retentionMs: 60_000,
 }

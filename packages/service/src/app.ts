@@ -5,6 +5,7 @@ import { checkoutArea } from './checkout/area.ts'
 import { dashboardArea } from './dashboard/area.ts'
 import { loadMigrations } from './db/migrate.ts'
 import { markStartedWhenReady } from './http/drain.ts'
+import { retentionArea } from './retention/area.ts'
 import { followKeyRevocations, keyUsage } from './http/key-lifecycle.ts'
 import { systemClock } from './core/clock.ts'
 import { authenticator } from './http/auth.ts'
@@ -83,6 +84,7 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
     for (const area of areas) area.v1(v1)
   })
   await checkoutArea(ctx, { ...payments, rails: rails.rails, closing, refunds: refunds.refunds, refundRails: rails.refundRails })
+  retentionArea(ctx)
   // Last: ready only once every area's own start-up (rails, listeners, followers) has run.
   markStartedWhenReady(app)
   return app

@@ -21,6 +21,7 @@ const AREAS = [
   'payments',
   'rails',
   'refunds',
+  'retention',
   'sandbox',
   'webhooks',
 ]

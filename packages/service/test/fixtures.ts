@@ -43,7 +43,14 @@ export async function testApp(db: Database, options: TestAppOptions = {}) {
       authCacheTtlMs: 0,
       ...options.config,
       // Jobs run only when a test drives them, or turns one on by name.
-      jobs: { expirySweepMs: 0, webhookDispatchMs: 0, statsCompactionMs: 0, sandboxConfirmationsMs: 0, ...options.config?.jobs },
+      jobs: {
+        expirySweepMs: 0,
+        webhookDispatchMs: 0,
+        statsCompactionMs: 0,
+        sandboxConfirmationsMs: 0,
+        retentionMs: 0,
+        ...options.config?.jobs,
+      },
     },
   })
   await app.ready()

@@ -35,6 +35,7 @@ const SAMPLES: Record<string, { raw: string; parsed: unknown; also?: Record<stri
   'payment-ttl': { raw: '60', parsed: 60 },
   'poll-ms': { raw: '500', parsed: 500 },
   'drain-ms': { raw: '15000', parsed: 15000 },
+  'webhook-retention-days': { raw: '90', parsed: 90 },
   'public-url': { raw: 'https://pay.example.com', parsed: 'https://pay.example.com' },
   'checkout-url': { raw: 'https://pay.example.com/checkout', parsed: 'https://pay.example.com/checkout' },
   'log-level': { raw: 'debug', parsed: 'debug' },

@@ -59,6 +59,7 @@ export async function serve(argv: string[], env: Record<string, string | undefin
       sandboxSlowConfirmMs: config['sandbox-confirm-ms'],
       sandboxHoldConfirmations: config['sandbox-hold-confirmations'],
       trustProxy: config['trust-proxy'],
+      webhookRetentionDays: config['webhook-retention-days'],
       apiRateLimits: {
         perKey: { limit: config['api-rate-limit'], windowMs: 60_000 },
         authFailuresPerAddress: { limit: config['api-auth-failure-limit'], windowMs: 60_000 },

@@ -61,6 +61,13 @@ export const SERVE_FLAGS = {
     schema: integerFlag(250, 60_000, 'milliseconds between status polls suggested to merchants').default(2_000),
     help: 'Status polling interval suggested to merchants',
   }),
+  'webhook-retention-days': flag({
+    type: 'string',
+    value: 'DAYS',
+    env: 'TILL_WEBHOOK_RETENTION_DAYS',
+    schema: integerFlag(1, 3650, 'days webhook events are kept once delivered or given up, 1 to 3650').default(30),
+    help: 'Days webhook events, their deliveries and attempts are kept once none is due',
+  }),
   'drain-ms': flag({
     type: 'string',
     value: 'MS',

@@ -17,6 +17,7 @@ import { sessionStore } from '../dashboard/sessions.ts'
 import { ownAccount } from '../dashboard/account.ts'
 import { teamStore } from '../dashboard/team.ts'
 import { paymentTimeline } from '../dashboard/timeline.ts'
+import { DEFAULT_RETENTION, pruneOnce } from '../retention/index.ts'
 
 let tdb: TestDatabase
 beforeAll(async () => {
@@ -104,6 +105,7 @@ const lookups: Array<[string, (db: Queryable) => Promise<unknown>]> = [
   ['a member signed in', (db) => teamStore(db).signedIn('usr_x', new Date())],
   ['your account: passkeys, password and sessions', (db) => ownAccount(db).view('usr_x', Buffer.alloc(32), new Date())],
   ['your account: a session ended', (db) => ownAccount(db).endSession('usr_x', 'abcd', new Date())],
+  ['rows past their retention (every kind, a batch each)', (db) => pruneOnce(db, now, DEFAULT_RETENTION)],
   ...listingQueries(),
 ]
 
@@ -147,7 +149,7 @@ describe('every lookup the service makes is backed by an index', () => {
     expect(plans.length).toBeGreaterThan(0)
     for (const plan of plans) {
       expect(plan).not.toMatch(
-        /Seq Scan on (payments|payment_transitions|api_keys|merchants|partners|apps|payment_stats|payment_stats_partner|payment_stat_deltas|evm_unapplied_transfers|refunds|evm_transfers|webhook_events|payment_quotes|dashboard_users|dashboard_passkeys|dashboard_sessions|evm_confirmations|dashboard_sessions|dashboard_invitations|audit_log)\b/,
+        /Seq Scan on (payments|payment_transitions|api_keys|merchants|partners|apps|payment_stats|payment_stats_partner|payment_stat_deltas|evm_unapplied_transfers|refunds|evm_transfers|webhook_events|payment_quotes|dashboard_users|dashboard_passkeys|dashboard_sessions|evm_confirmations|dashboard_sessions|dashboard_invitations|audit_log|webhook_deliveries|webhook_attempts|idempotency_keys|dashboard_challenges)\b/,
       )
     }
   })
