@@ -18,6 +18,8 @@ const ReadyAddresses = z.object({
    * once that owner has an account (sign in at `${baseUrl}/dashboard/`).
    */
   dashboardInviteUrl: HttpUrl.optional(),
+  /** `till serve --metrics-port`: where Prometheus scrapes this instance (its own listener, not the API's). */
+  metricsUrl: HttpUrl.optional(),
 })
 
 /** The test partner's key, its merchant, its API version and its wallet app, which `till serve --sandbox` sets up. */

@@ -4,6 +4,7 @@ import type { Clock } from './core/clock.ts'
 import type { EvmConfig, EvmTiming } from './evm/index.ts'
 import type { RateLimit } from './http/rate-limit.ts'
 import type { LogoFetchOptions } from './logos/index.ts'
+import type { TillMetrics } from './metrics/index.ts'
 
 // What createApp is given: the service's settings, with their defaults, and what it runs on.
 
@@ -89,6 +90,8 @@ export type AppDeps = {
   outbound?: Pick<LogoFetchOptions, 'lookup' | 'ca' | 'onDial'>
   /** Real payments on EVM chains: the operator's checked configuration (`till serve --config`). */
   evm?: { config: EvmConfig; timing?: Partial<EvmTiming> }
+  /** Where the app counts what it does; `till serve --metrics-port` serves them. A private set when absent. */
+  metrics?: TillMetrics
 }
 
 // Blocks come every 2 to 12 s on the chains Till knows; a transaction missing for 30 minutes is gone (ADR 23).

@@ -5,6 +5,8 @@ import { checkoutArea } from './checkout/area.ts'
 import { dashboardArea } from './dashboard/area.ts'
 import { loadMigrations } from './db/migrate.ts'
 import { markStartedWhenReady } from './http/drain.ts'
+import { metricsArea } from './metrics/area.ts'
+import { tillMetrics } from './metrics/index.ts'
 import { retentionArea } from './retention/area.ts'
 import { followKeyRevocations, keyUsage } from './http/key-lifecycle.ts'
 import { systemClock } from './core/clock.ts'
@@ -49,7 +51,10 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
     logoUrl: logoUrls(config.checkoutUrl),
     outbound: deps.outbound,
     evm: deps.evm,
+    metrics: deps.metrics ?? tillMetrics(),
   }
+  // First: every route's answers are counted, whichever area registers it.
+  metricsArea(ctx)
 
   let stopFollowingRevocations: (() => Promise<void>) | undefined
   app.addHook('onReady', async () => {

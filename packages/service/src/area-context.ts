@@ -5,6 +5,7 @@ import type { Clock } from './core/clock.ts'
 import type { Authenticator } from './http/auth.ts'
 import type { LogoStore, LogoUrl } from './logos/index.ts'
 import type { AccountStore } from './accounts/index.ts'
+import type { TillMetrics } from './metrics/index.ts'
 
 /**
  * What every area is built with: the HTTP server it registers its routes and jobs on, the database, the
@@ -22,6 +23,8 @@ export type AreaContext = {
   logoUrl: LogoUrl
   outbound: AppDeps['outbound']
   evm: AppDeps['evm']
+  /** What this instance counts (docs/operations.md lists every metric). */
+  metrics: TillMetrics
 }
 
 /** An area's /v1 routes, registered behind the API's authentication by the app. */

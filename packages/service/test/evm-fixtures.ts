@@ -7,7 +7,7 @@ import { evmChains } from '../src/evm/chains.ts'
 import { type EvmConfig, parseEvmConfig } from '../src/evm/config.ts'
 import { evmFollower } from '../src/evm/follower.ts'
 import type { EvmTiming } from '../src/evm/rail.ts'
-import { evmWatcher } from '../src/evm/watcher.ts'
+import { type ChainObserver, evmWatcher } from '../src/evm/watcher.ts'
 import { paymentReference, transferCall } from '../src/evm/reference.ts'
 import { paymentService } from '../src/payments/service.ts'
 import { accountStore } from '../src/accounts/store.ts'
@@ -65,13 +65,13 @@ export async function receiveOnLocalChain(db: Database, account: { partnerId: st
 }
 
 /** Another instance's follower over the same database: tests decide when it checks. */
-export function handFollower(db: Database, clock: Clock, config: EvmConfig, timing: EvmTiming = HAND_TIMING) {
+export function handFollower(db: Database, clock: Clock, config: EvmConfig, timing: EvmTiming = HAND_TIMING, observe?: ChainObserver) {
   const payments = paymentService({ db, clock, policy: { paymentTtlSeconds: 900, allowLoopbackRedirects: false } })
-  return evmFollower({ db, payments, chains: evmChains(config), clock, log: silentLog, timing })
+  return evmFollower({ db, payments, chains: evmChains(config), clock, log: silentLog, timing, ...(observe ? { observe } : {}) })
 }
 
 /** Another instance's chain watcher over the same database: tests decide when it reads the chain. */
-export function handWatcher(db: Database, clock: Clock, config: EvmConfig, hooks: { claimed?: () => void } = {}) {
+export function handWatcher(db: Database, clock: Clock, config: EvmConfig, hooks: { claimed?: () => void; observe?: ChainObserver } = {}) {
   const payments = paymentService({ db, clock, policy: { paymentTtlSeconds: 900, allowLoopbackRedirects: false } })
   return evmWatcher({
     db,
@@ -82,6 +82,7 @@ export function handWatcher(db: Database, clock: Clock, config: EvmConfig, hooks
     log: silentLog,
     timing: { watchIntervalMs: 0 },
     claimed: hooks.claimed ?? (() => {}),
+    ...(hooks.observe ? { observe: hooks.observe } : {}),
   })
 }
 

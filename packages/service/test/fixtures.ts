@@ -27,7 +27,13 @@ export function testClock(start = new Date('2026-11-21T12:00:00.000Z')): Clock &
 
 export const CHECKOUT_URL = 'https://checkout.till.test/pay'
 
-export type TestAppOptions = { clock?: Clock; config?: Partial<AppConfig>; outbound?: AppDeps['outbound']; evm?: AppDeps['evm'] }
+export type TestAppOptions = {
+  clock?: Clock
+  config?: Partial<AppConfig>
+  outbound?: AppDeps['outbound']
+  evm?: AppDeps['evm']
+  metrics?: AppDeps['metrics']
+}
 
 export async function testApp(db: Database, options: TestAppOptions = {}) {
   const app = await createApp({
@@ -35,6 +41,7 @@ export async function testApp(db: Database, options: TestAppOptions = {}) {
     ...(options.outbound ? { outbound: options.outbound } : {}),
     ...(options.evm ? { evm: options.evm } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.metrics ? { metrics: options.metrics } : {}),
     config: {
       sandbox: false,
       paymentTtlSeconds: 900,

@@ -143,6 +143,35 @@ describe('till serve on SIGTERM', () => {
   )
 })
 
+describe('till serve --metrics-port', () => {
+  it(
+    "serves the process's metrics on a loopback listener of their own, never on the public port",
+    async () => {
+      const till = await startTill(['--sandbox', '--metrics-port', '0'])
+      try {
+        const base = String(till.ready.baseUrl)
+        const metricsUrl = String(till.ready.metricsUrl)
+        expect(metricsUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/)
+        expect(new URL(metricsUrl).port).not.toBe(new URL(base).port)
+        const headers = {
+          'api-key': String(till.ready.apiKey),
+          'merchant-id': String(till.ready.merchantId),
+          'content-type': 'application/json',
+        }
+        expect((await fetch(`${base}/v1/merchant/payment`, { method: 'POST', headers, body: body('order-metrics') })).status).toBe(201)
+        const text = await (await fetch(metricsUrl)).text()
+        expect(text).toContain('till_http_requests_total{method="POST",route="/v1/merchant/payment",status="201"} 1')
+        expect(text).toContain('till_payments_created_total 1')
+        expect(text).toMatch(/^process_resident_memory_bytes \d+/m)
+        expect((await fetch(`${base}/metrics`)).status).toBe(404)
+      } finally {
+        expect(await till.stop()).toBe(0)
+      }
+    },
+    PROCESS_TEST_TIMEOUT,
+  )
+})
+
 describe('till serve --sandbox --json', () => {
   it(
     'prints one JSON line with the sandbox credentials, and they work',

@@ -36,6 +36,8 @@ const SAMPLES: Record<string, { raw: string; parsed: unknown; also?: Record<stri
   'poll-ms': { raw: '500', parsed: 500 },
   'drain-ms': { raw: '15000', parsed: 15000 },
   'webhook-retention-days': { raw: '90', parsed: 90 },
+  'metrics-port': { raw: '9464', parsed: 9464 },
+  'metrics-host': { raw: '10.0.0.5', parsed: '10.0.0.5' },
   'public-url': { raw: 'https://pay.example.com', parsed: 'https://pay.example.com' },
   'checkout-url': { raw: 'https://pay.example.com/checkout', parsed: 'https://pay.example.com/checkout' },
   'log-level': { raw: 'debug', parsed: 'debug' },
@@ -98,6 +100,10 @@ describe('till serve flags', () => {
   it('keeps the cross-flag rules, from the environment too', () => {
     expect(() => parseServe([], { TILL_SANDBOX_API_KEY: 'till_sk_test_abc' })).toThrow(/only makes sense with --sandbox/)
     expect(() => parseServe(['--data-dir', '/tmp/x'], { DATABASE_URL: 'postgres://127.0.0.1/x' })).toThrow(/not both/)
+    expect(() => parseServe(['--metrics-port', '4000'])).toThrow(
+      /--metrics-port must differ from --port: metrics are never served on the public port/,
+    )
+    expect(parseServe(['--metrics-port', '0', '--port', '0'])['metrics-port']).toBe(0)
   })
 
   it('answers -h and --help before validating anything', () => {

@@ -6,6 +6,7 @@ import { ServeConfig, SERVE_FLAGS } from '../config/serve-flags.ts'
 import { dashboardPeople, dashboardUrls } from '../dashboard/index.ts'
 import { describeStorage, openDatabase } from '../db/open.ts'
 import { beginDraining } from '../http/drain.ts'
+import { listenForMetrics, type MetricsListener, tillMetrics } from '../metrics/index.ts'
 import type { Database } from '../db/port.ts'
 import { systemClock } from '../core/clock.ts'
 import { loadEvmConfig } from '../evm/index.ts'
@@ -47,9 +48,12 @@ export async function serve(argv: string[], env: Record<string, string | undefin
 
   let checkoutUrl = ''
   let baseUrl = ''
+  // Served only with --metrics-port; with it, the process's own metrics (memory, CPU, event loop) too.
+  const metrics = config['metrics-port'] === undefined ? undefined : tillMetrics({ process: true })
   const app = await createApp({
     db,
     logger,
+    ...(metrics ? { metrics } : {}),
     ...(evm ? { evm } : {}),
     config: {
       sandbox: config.sandbox,
@@ -68,8 +72,13 @@ export async function serve(argv: string[], env: Record<string, string | undefin
       publicUrl: () => baseUrl,
     },
   })
+  let metricsListener: MetricsListener | undefined
   try {
     await app.listen({ port: config.port, host: config.host })
+    const metricsPort = config['metrics-port']
+    if (metrics && metricsPort !== undefined) {
+      metricsListener = await listenForMetrics(metrics, { host: config['metrics-host'], port: metricsPort })
+    }
   } catch (error) {
     // A rail that refuses to start (an RPC serving the wrong chain) must not leave the database running.
     await app.close().catch(() => {})
@@ -102,7 +111,7 @@ export async function serve(argv: string[], env: Record<string, string | undefin
     void db.serverExited.then((reason) => resolve({ serverGone: reason }))
   })
   const dashboardInviteUrl = sandbox ? await sandboxOwnerInvitation(db, sandbox.partnerId, baseUrl) : undefined
-  logger.info({ baseUrl, storage: describeStorage(storage), sandbox: config.sandbox }, 'till is ready')
+  logger.info({ baseUrl, metricsUrl: metricsListener?.url, storage: describeStorage(storage), sandbox: config.sandbox }, 'till is ready')
   if (config.json) {
     // Typed against the schema every launcher parses it with, so the two cannot drift apart.
     const line: z.input<typeof TillReadyLine> = {
@@ -110,6 +119,7 @@ export async function serve(argv: string[], env: Record<string, string | undefin
       checkoutUrl,
       ...(sandbox ? { apiKey: sandbox.apiKey, merchantId: sandbox.merchantId, version: sandbox.version, appId: sandbox.appId } : {}),
       ...(dashboardInviteUrl ? { dashboardInviteUrl } : {}),
+      ...(metricsListener ? { metricsUrl: metricsListener.url } : {}),
     }
     process.stdout.write(`${JSON.stringify(line)}\n`)
   } else {
@@ -125,6 +135,7 @@ export async function serve(argv: string[], env: Record<string, string | undefin
     process.exit(1)
   }
   await app.close()
+  await metricsListener?.close()
   await db.close()
   logger.info('stopped')
   logger.flush()

@@ -75,6 +75,20 @@ export const SERVE_FLAGS = {
     schema: integerFlag(0, 600_000, 'milliseconds to keep serving after SIGTERM while health checks answer 503, 0 to 10 min').default(0),
     help: 'On SIGTERM or SIGINT, serve this long with /healthz and /readyz at 503 (a load balancer\ndrains the instance), then close',
   }),
+  'metrics-port': flag({
+    type: 'string',
+    value: 'N',
+    env: 'TILL_METRICS_PORT',
+    schema: integerFlag(0, 65_535, '0 picks any free port').optional(),
+    help: 'Serve Prometheus metrics at GET /metrics on this port, a listener of its own (never the\npublic port); 0 picks any free port. Off without it',
+  }),
+  'metrics-host': flag({
+    type: 'string',
+    value: 'HOST',
+    env: 'TILL_METRICS_HOST',
+    schema: z.string().min(1).default('127.0.0.1'),
+    help: 'Address the metrics listener binds to',
+  }),
   config: flag({
     type: 'string',
     value: 'FILE',
@@ -160,6 +174,10 @@ export const ServeConfig = z
   .refine((flags) => !flags['sandbox-api-version'] || flags.sandbox, {
     message: '--sandbox-api-version only makes sense with --sandbox',
     path: ['sandbox-api-version'],
+  })
+  .refine((flags) => flags['metrics-port'] === undefined || flags['metrics-port'] === 0 || flags['metrics-port'] !== flags.port, {
+    message: '--metrics-port must differ from --port: metrics are never served on the public port',
+    path: ['metrics-port'],
   })
   .refine((flags) => !flags['sandbox-hold-confirmations'] || flags.sandbox, {
     message: '--sandbox-hold-confirmations only makes sense with --sandbox',

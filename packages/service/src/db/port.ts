@@ -21,6 +21,19 @@ export interface Database extends Queryable {
    */
   subscribe(channel: string, handlers: SubscriptionHandlers): Promise<() => Promise<void>>
   close(): Promise<void>
+  /** The connection pool as it is now, for metrics; absent where there is no pool. */
+  poolStats?(): PoolStats
+}
+
+export type PoolStats = {
+  max: number
+  /** Open connections, idle or busy. */
+  total: number
+  idle: number
+  /** Queries waiting for a connection now. */
+  waiting: number
+  /** Queries so far that found every connection busy and the pool full. */
+  waits: number
 }
 
 /**

@@ -66,6 +66,12 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
   const probe = await pool.connect()
   probe.release()
 
+  // A query that finds every connection busy and the pool full waits for one (counted for metrics).
+  let waits = 0
+  const noteCheckout = () => {
+    if (pool.idleCount === 0 && pool.totalCount >= max) waits++
+  }
+
   const outage = outageTracker(options.onOutage)
   const fail = (error: unknown): never => {
     const poolFull = pool.totalCount >= max
@@ -83,6 +89,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
    * process. The connection goes back to the pool only if it is still sound and `work` kept it clean.
    */
   async function checkedOut<T>(work: (client: pg.PoolClient, discard: () => void) => Promise<T>): Promise<T> {
+    noteCheckout()
     const client = await pool.connect().catch(fail)
     let broken = false
     const discard = () => {
@@ -102,6 +109,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
 
   const asQueryable = (target: Pick<pg.Pool, 'query'>, inTransaction: boolean): Queryable => ({
     query<T extends Row>(sql: string, params: readonly SqlValue[] = []) {
+      if (!inTransaction) noteCheckout()
       return target.query<T>({ name: statementName(sql), text: sql, values: [...params], ...deadline }).then((result) => {
         outage.up()
         return result.rows
@@ -145,5 +153,6 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
       }),
     subscribe: listening.subscribe,
     close: () => pool.end(),
+    poolStats: () => ({ max, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, waits }),
   }
 }

@@ -6,6 +6,7 @@ import type { PaymentService } from '../payments/index.ts'
 import type { EvmChains } from './chains.ts'
 import { evmTransfers, type Watch } from './transfers.ts'
 import { settle } from './settle.ts'
+import type { ChainObserver } from './watcher.ts'
 
 export type FollowerTiming = {
   /** How often due watches are checked; 0 leaves it to `runOnce` (tests) and to submissions' nudges. */
@@ -37,6 +38,7 @@ export function evmFollower(deps: {
   clock: Clock
   log: FastifyBaseLogger
   timing: FollowerTiming
+  observe?: ChainObserver
 }) {
   const watches = evmTransfers(deps.db)
 
@@ -72,6 +74,7 @@ export function evmFollower(deps: {
           // The database is away: the whole run waits for it, rather than failing watch after watch.
           if (error instanceof DatabaseUnavailable) throw error
           // The RPC failed or timed out: the lease brings the watch back later.
+          deps.observe?.rpcFailed(watch.network, 'follower')
           deps.log.warn({ err: error, paymentId: watch.paymentId }, 'checking a transaction failed; it is checked again later')
         }
       }

@@ -23,7 +23,7 @@ import { paymentReference } from './reference.ts'
 import { unappliedTransfers } from './unapplied.ts'
 import { checkTransfer } from './verify.ts'
 import { claimTransfer, endedMeanwhile } from './claim.ts'
-import { evmWatcher, type WatcherTiming } from './watcher.ts'
+import { type ChainObserver, evmWatcher, type WatcherTiming } from './watcher.ts'
 
 const BROWSER_WALLET: CheckoutWallet = { id: BROWSER_WALLET_ID, name: 'Browser wallet' }
 // Any wallet app on the buyer's phone: it pays the option's payment request, which the watcher then finds.
@@ -38,6 +38,7 @@ export type EvmRailDeps = {
   log: FastifyBaseLogger
   config: EvmConfig
   timing: EvmTiming
+  observe?: ChainObserver
 }
 
 /** How often the rail's jobs run: the follower's checks and the watcher's reads. */
@@ -61,7 +62,15 @@ export function evmRail(deps: EvmRailDeps) {
       onFailure: (error) => deps.log.warn({ err: error }, 'the rate endpoint failed'),
     }),
   })
-  const follower = evmFollower({ db: deps.db, payments: deps.payments, chains, clock: deps.clock, log: deps.log, timing: deps.timing })
+  const follower = evmFollower({
+    db: deps.db,
+    payments: deps.payments,
+    chains,
+    clock: deps.clock,
+    log: deps.log,
+    timing: deps.timing,
+    ...(deps.observe ? { observe: deps.observe } : {}),
+  })
   const watcher = evmWatcher({ ...deps, chains, claimed: follower.nudge })
 
   /** Asks the option's network; an RPC that fails or times out is a 502 the buyer can retry. */

@@ -19,6 +19,14 @@ export type WatcherTiming = {
   watchIntervalMs: number
 }
 
+/** Hears what the chain jobs saw (metrics): a network's head, and an RPC call that failed. */
+export type ChainObserver = {
+  head(network: string, block: bigint): void
+  rpcFailed(network: string, job: 'watcher' | 'follower'): void
+}
+
+export const UNOBSERVED_CHAINS: ChainObserver = { head: () => {}, rpcFailed: () => {} }
+
 // A pass renews the lease at every range it reads; an instance that stops renewing (crashed, or cut off
 // from its RPC for this long) hands the network over to another.
 const LEASE_MS = 60_000
@@ -38,7 +46,9 @@ export function evmWatcher(deps: {
   timing: WatcherTiming
   /** A transfer was bound: the follower checks it now rather than at its next tick. */
   claimed: () => void
+  observe?: ChainObserver
 }) {
+  const observe = deps.observe ?? UNOBSERVED_CHAINS
   const owner = randomUUID()
   const cursors = watchCursors(deps.db)
   const found = foundTransfers({ ...deps, onClaimed: deps.claimed })
@@ -57,6 +67,7 @@ export function evmWatcher(deps: {
     const client = deps.chains.client(network.id)
     // The head first, the watched addresses after: a quote made after this read can only be paid in a later block.
     const head = await client.getBlockNumber({ cacheTime: 0 })
+    observe.head(network.id, head)
     const now = deps.clock.now()
     const lease = { network: network.id, owner, now, until: new Date(now.getTime() + LEASE_MS) }
     const cursor = await cursors.lease({ ...lease, start: firstBlock(head, network) })
@@ -124,6 +135,7 @@ export function evmWatcher(deps: {
         // Said once per outage, not twice a second while it lasts.
         const first = !failing.has(network)
         failing.add(network)
+        observe.rpcFailed(network, 'watcher')
         deps.log[first ? 'warn' : 'debug']({ err: error, network }, 'reading transfers on chain failed; read again at the next pass')
       }
     }

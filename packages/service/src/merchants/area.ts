@@ -13,7 +13,12 @@ export function merchantsArea(ctx: AreaContext) {
     clock,
     logoUrl: ctx.logoUrl,
     idempotency: idempotencyKeys({ db, clock }),
-    importLogo: logoImporter({ fetch: logoFetcher({ ...ctx.outbound, allowLoopback: config.sandbox }), store: ctx.logos, clock }),
+    importLogo: logoImporter({
+      fetch: logoFetcher({ ...ctx.outbound, allowLoopback: config.sandbox }),
+      store: ctx.logos,
+      clock,
+      ended: (outcome) => ctx.metrics.logoImports.inc({ outcome }),
+    }),
   })
   const unappliedTransfers = unappliedTransferPages({ db, config: ctx.evm?.config })
   const v1: V1Routes = (routes) => merchantRoutes(routes, { merchants, unappliedTransfers })

@@ -3,6 +3,7 @@ import { runsWith } from '../core/periodic.ts'
 import { merchantPaymentRoutes } from './merchant-routes.ts'
 import { partnerPaymentRoutes } from './partner-routes.ts'
 import { paymentStore } from './store.ts'
+import { paymentObserver } from '../metrics/index.ts'
 import { expirySweeper } from './expiry-sweeper.ts'
 import { paymentService } from './service.ts'
 import { statusCache } from './status-cache.ts'
@@ -26,11 +27,13 @@ export function paymentsArea(ctx: AreaContext) {
   // Long-polls would hold the close until they time out; answer them now (the server is closing by then).
   app.addHook('preClose', async () => events.releaseAll())
 
-  const store = paymentStore(db)
+  const observe = paymentObserver(ctx.metrics)
+  const store = paymentStore(db, observe)
   const payments = paymentService({
     db,
     clock,
     cache,
+    observe,
     policy: { paymentTtlSeconds: config.paymentTtlSeconds, allowLoopbackRedirects: config.sandbox },
   })
   if (ctx.jobs.expirySweepMs > 0) {

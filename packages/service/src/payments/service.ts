@@ -4,7 +4,7 @@ import type { Clock } from '../core/clock.ts'
 import { newPaymentId, PAYMENT_ID_PATTERN } from '../core/ids.ts'
 import { ApiError, paymentNotFound } from '../errors.ts'
 import type { PaidDetails, PaymentRecord } from './record.ts'
-import { paymentStore, type PaymentStore } from './store.ts'
+import { type PaymentObserver, paymentStore, type PaymentStore, UNOBSERVED } from './store.ts'
 import { statusCache, type CachedStatus, type StatusCache } from './status-cache.ts'
 
 export type PaymentPolicy = {
@@ -40,9 +40,16 @@ const cacheEntry = (payment: PaymentRecord): CachedStatus => ({
   expiresAt: payment.expiresAt.getTime(),
 })
 
-export function paymentService(deps: { db: Database; clock: Clock; policy: PaymentPolicy; cache?: StatusCache }) {
+export function paymentService(deps: {
+  db: Database
+  clock: Clock
+  policy: PaymentPolicy
+  cache?: StatusCache
+  observe?: PaymentObserver
+}) {
   const { db, clock, policy } = deps
-  const store = paymentStore(db)
+  const observe = deps.observe ?? UNOBSERVED
+  const store = paymentStore(db, observe)
   // Without a cache that sees every writer's changes, only terminal statuses (which never change) are kept.
   const cache = deps.cache ?? statusCache()
   const announce = (payment: PaymentRecord) => cache.changed(cacheEntry(payment))
@@ -208,10 +215,16 @@ export function paymentService(deps: { db: Database; clock: Clock; policy: Payme
      */
     async atomically<T>(work: (unit: AtomicUnit) => Promise<T>): Promise<T> {
       const committed: PaymentRecord[] = []
+      // What the transaction's statements did is told only once it commits: a rollback did nothing.
+      const observed: Array<() => void> = []
       const result = await db.transaction((tx) => {
-        const on = paymentStore(tx)
+        const on = paymentStore(tx, {
+          created: () => observed.push(() => observe.created()),
+          moved: (change, count) => observed.push(() => observe.moved(change, count)),
+        })
         return work({ tx, transition: (input) => step(on, input, (payment) => committed.push(payment)) })
       })
+      for (const tell of observed) tell()
       committed.forEach(announce)
       return result
     },

@@ -17,8 +17,20 @@ function currencyExponent(code: string): number {
   return currency.exponent
 }
 
-/** SQL for payments and their transitions. Each status change is one compare-and-set statement. */
-export function paymentStore(db: Queryable) {
+/** Hears of each creation and status change a store's statements make (metrics count them). */
+export type PaymentObserver = {
+  created(): void
+  moved(change: { from: MerchantPaymentStatus; to: MerchantPaymentStatus }, count: number): void
+}
+
+export const UNOBSERVED: PaymentObserver = { created: () => {}, moved: () => {} }
+
+/**
+ * SQL for payments and their transitions. Each status change is one compare-and-set statement. `observe`
+ * hears of what the statements did; on a transaction's store it is told only once the transaction commits
+ * (see `paymentService.atomically`).
+ */
+export function paymentStore(db: Queryable, observe: PaymentObserver = UNOBSERVED) {
   return {
     /**
      * Inserts the payment unless the merchant already has a live (open or succeeded) payment for the
@@ -53,6 +65,7 @@ export function paymentStore(db: Queryable) {
           String(currencyExponent(payment.currency)),
         ],
       )
+      if (rows.length === 1) observe.created()
       return rows.length === 1
     },
 
@@ -177,6 +190,7 @@ export function paymentStore(db: Queryable) {
           paid?.wallet?.clientId ?? null,
         ],
       )
+      if (row) observe.moved({ from: row.from_status, to: input.to }, 1)
       return row?.from_status
     },
 
@@ -206,6 +220,7 @@ export function paymentStore(db: Queryable) {
          SELECT id FROM moved`,
         [now, limit, onlyId ?? null, partnerId ?? null],
       )
+      if (rows.length > 0) observe.moved({ from: 'pending', to: 'expired' }, rows.length)
       return rows.map((row) => row.id)
     },
 

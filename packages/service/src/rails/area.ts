@@ -4,6 +4,7 @@ import type { RefundRails } from '../refunds/index.ts'
 import { sandboxRail, sandboxRefunds, sandboxRoutes } from '../sandbox/index.ts'
 import type { PaymentsArea } from '../payments/index.ts'
 import { type PaymentRail, paymentRails } from './rail.ts'
+import { chainObserver } from '../metrics/index.ts'
 
 /**
  * The rails buyers pay through: the EVM rail, when configured, on real networks for live partners or on
@@ -27,7 +28,8 @@ export async function railsArea(ctx: AreaContext, { payments }: Pick<PaymentsAre
     // viem and the rail load only where a configuration names networks (bench/startup).
     const { evmRail, evmRefunds } = await import('../evm/lazy.ts')
     const timing = { ...DEFAULT_EVM_TIMING, ...ctx.evm.timing }
-    list.push(evmRail({ db, payments, accounts, clock, log: app.log, config: ctx.evm.config, timing }))
+    const observe = chainObserver(ctx.metrics)
+    list.push(evmRail({ db, payments, accounts, clock, log: app.log, config: ctx.evm.config, timing, observe }))
     const refunds = evmRefunds({ db, clock, log: app.log, config: ctx.evm.config, timing })
     refundRails.evm = refunds
     followers.push(refunds)

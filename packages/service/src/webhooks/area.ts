@@ -46,6 +46,10 @@ export async function webhooksArea(ctx: AreaContext) {
         send,
         log: app.log,
         intervalMs: ctx.jobs.webhookDispatchMs,
+        attempted: (outcome, latencyMs) => {
+          ctx.metrics.webhookAttempts.inc({ outcome })
+          ctx.metrics.webhookLatency.observe(latencyMs / 1000)
+        },
       }),
     )
   }

@@ -34,6 +34,8 @@ export type DispatcherOptions = {
   leaseMs?: number
   /** Jitter source: the delay after failure n is the schedule's ± 10 %. */
   random?: () => number
+  /** Told of each attempt once it is recorded: its outcome and how long the merchant took (metrics). */
+  attempted?: (outcome: AttemptOutcome['kind'], latencyMs: number) => void
 }
 
 /** When the next attempt is due after `failures` failed ones, or undefined when the schedule is spent. */
@@ -115,7 +117,9 @@ export function webhookDispatcher(options: DispatcherOptions) {
       const message = `Till could not prepare the delivery: ${error instanceof Error ? error.message : String(error)}`
       const retryAt = nextAttemptAt(at, failures, random)
       const outcome: AttemptOutcome = retryAt ? { kind: 'retry', at: retryAt } : { kind: 'failed', reason: message }
-      return record(delivery, { at, statusCode: null, latencyMs: 0, error: message }, outcome)
+      await record(delivery, { at, statusCode: null, latencyMs: 0, error: message }, outcome)
+      options.attempted?.(outcome.kind, 0)
+      return
     }
     const result = await options.send(delivery.endpoint.url, request.headers, request.body)
     const ok = result.statusCode !== null && result.statusCode >= 200 && result.statusCode <= 299
@@ -128,6 +132,7 @@ export function webhookDispatcher(options: DispatcherOptions) {
         : { kind: 'failed', reason: `every attempt to deliver ${request.eventId} failed; the last: ${error}` }
     const sent = { headers: request.headers, body: request.body }
     await record(delivery, { at, statusCode: result.statusCode, latencyMs: result.latencyMs, error, request: sent }, outcome)
+    options.attempted?.(outcome.kind, result.latencyMs)
   }
 
   /**
