@@ -1,5 +1,6 @@
 import { ADMIN_COMMANDS } from './admin.ts'
 import { runAdminCommand } from './admin-command.ts'
+import { BACKUP_COMMANDS } from './backup-commands.ts'
 import { ConfigError } from '../evm/index.ts'
 import { UsageError } from './args.ts'
 import { serve } from './serve.ts'
@@ -18,6 +19,8 @@ Commands:
   webhooks list        A merchant's webhook endpoints (also: deliveries, redeliver, enable)
   transfers unapplied  A merchant's transfers that paid no payment, to refund
   user invite          Invite someone to a partner's dashboard (prints their link)
+  backup               Back up the embedded server's data to a file, while Till runs
+  restore              Make a new data directory from a backup
 
 Run \`till <command> --help\` for a command's options.
 `
@@ -31,6 +34,7 @@ export async function main(argv: string[], env: Record<string, string | undefine
       return first === undefined ? 2 : 0
     }
     if (first === 'serve') return await serve(argv.slice(1), env)
+    if (Object.hasOwn(BACKUP_COMMANDS, first)) return await BACKUP_COMMANDS[first]!(argv.slice(1), env)
     const twoWords = second === undefined ? undefined : `${first} ${second}`
     const command = twoWords && ADMIN_COMMANDS[twoWords] ? twoWords : first
     const spec = ADMIN_COMMANDS[command]

@@ -4,7 +4,7 @@ import type { Database } from './port.ts'
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations/', import.meta.url))
 // Any constant works; it only has to be the same for every Till instance sharing a database.
-const MIGRATION_LOCK_KEY = 7_467_114_000
+export const MIGRATION_LOCK_KEY = 7_467_114_000
 
 export type Migration = { name: string; sql: string }
 
