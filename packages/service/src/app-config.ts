@@ -92,6 +92,11 @@ export type AppDeps = {
   evm?: { config: EvmConfig; timing?: Partial<EvmTiming> }
   /** Where the app counts what it does; `till serve --metrics-port` serves them. A private set when absent. */
   metrics?: TillMetrics
+  /**
+   * A streaming replica for the listing's reads (`--replica-database-url`, ADR 36), used while it is at most
+   * `maxLagMs` behind the primary.
+   */
+  replica?: { db: Database; maxLagMs: number }
 }
 
 // Blocks come every 2 to 12 s on the chains Till knows; a transaction missing for 30 minutes is gone (ADR 23).
@@ -110,6 +115,8 @@ export type JobIntervals = {
   sandboxConfirmationsMs: number
   /** Rows past their retention are pruned (webhook events, idempotency keys, sessions, the audit log). */
   retentionMs: number
+  /** How far behind the primary the read replica is, when there is one. */
+  replicaCheckMs: number
 }
 
 export const DEFAULT_JOBS: JobIntervals = {
@@ -118,4 +125,5 @@ export const DEFAULT_JOBS: JobIntervals = {
   statsCompactionMs: 1_000,
   sandboxConfirmationsMs: 250,
   retentionMs: 60_000,
+  replicaCheckMs: 1_000,
 }

@@ -4,6 +4,7 @@ import type { AreaContext } from './area-context.ts'
 import { checkoutArea } from './checkout/area.ts'
 import { dashboardArea } from './dashboard/area.ts'
 import { loadMigrations } from './db/migrate.ts'
+import { readRouter } from './db/replica.ts'
 import { markStartedWhenReady } from './http/drain.ts'
 import { metricsArea } from './metrics/area.ts'
 import { tillMetrics } from './metrics/index.ts'
@@ -39,12 +40,24 @@ export async function createApp(deps: AppDeps): Promise<FastifyInstance> {
   // Before any route: the published OpenAPI document lists exactly the operations served.
   const served = recordServedOperations(app)
   const accounts = accountStore(db)
+  const jobs = { ...DEFAULT_JOBS, ...config.jobs }
+  const reads = readRouter({
+    primary: db,
+    replica: deps.replica?.db,
+    maxLagMs: deps.replica?.maxLagMs ?? 5_000,
+    clock,
+    intervalMs: jobs.replicaCheckMs,
+    onChange: (state) => app.log.info(state, state.replica ? 'listing reads go to the replica' : 'listing reads go to the primary'),
+  })
+  app.addHook('onReady', async () => reads.start())
+  app.addHook('onClose', async () => reads.stop())
   const ctx: AreaContext = {
     app,
     db,
+    reads,
     clock,
     config,
-    jobs: { ...DEFAULT_JOBS, ...config.jobs },
+    jobs,
     accounts,
     auth: authenticator({ accounts, ttlMs: config.authCacheTtlMs ?? 5_000, used: keyUsage({ accounts, clock, log: app.log }) }),
     logos: logoStore(db),

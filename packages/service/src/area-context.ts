@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { AppConfig, AppDeps, JobIntervals } from './app-config.ts'
 import type { Database } from './db/port.ts'
+import type { ReadRouter } from './db/replica.ts'
 import type { Clock } from './core/clock.ts'
 import type { Authenticator } from './http/auth.ts'
 import type { LogoStore, LogoUrl } from './logos/index.ts'
@@ -14,6 +15,8 @@ import type { TillMetrics } from './metrics/index.ts'
 export type AreaContext = {
   app: FastifyInstance
   db: Database
+  /** Reads that may lag a little (the listing): the read replica while it keeps up, else `db` (ADR 36). */
+  reads: ReadRouter
   clock: Clock
   config: AppConfig
   jobs: JobIntervals

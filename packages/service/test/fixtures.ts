@@ -33,6 +33,7 @@ export type TestAppOptions = {
   outbound?: AppDeps['outbound']
   evm?: AppDeps['evm']
   metrics?: AppDeps['metrics']
+  replica?: AppDeps['replica']
 }
 
 export async function testApp(db: Database, options: TestAppOptions = {}) {
@@ -42,6 +43,7 @@ export async function testApp(db: Database, options: TestAppOptions = {}) {
     ...(options.evm ? { evm: options.evm } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.metrics ? { metrics: options.metrics } : {}),
+    ...(options.replica ? { replica: options.replica } : {}),
     config: {
       sandbox: false,
       paymentTtlSeconds: 900,
@@ -56,6 +58,7 @@ export async function testApp(db: Database, options: TestAppOptions = {}) {
         statsCompactionMs: 0,
         sandboxConfirmationsMs: 0,
         retentionMs: 0,
+        replicaCheckMs: 0,
         ...options.config?.jobs,
       },
     },

@@ -44,6 +44,16 @@ describe('bad usage fails loudly and says how to fix it', () => {
     expect(stderr).toMatch(message)
   })
 
+  it(
+    'stops at start-up when the replica it was given does not answer, and says which',
+    async () => {
+      const { code, stderr } = await runTill(['serve', '--port', '0', '--replica-database-url', 'postgres://till@127.0.0.1:9/till'])
+      expect(code).toBe(1)
+      expect(stderr).toMatch(/the replica at --replica-database-url does not answer/)
+    },
+    PROCESS_TEST_TIMEOUT,
+  )
+
   it('reads the environment too, and names the variable', async () => {
     const { code, stderr } = await runTill(['serve'], { TILL_PORT: 'eighty' })
     expect(code).toBe(2)

@@ -37,6 +37,8 @@ const SAMPLES: Record<string, { raw: string; parsed: unknown; also?: Record<stri
   'drain-ms': { raw: '15000', parsed: 15000 },
   'webhook-retention-days': { raw: '90', parsed: 90 },
   'metrics-port': { raw: '9464', parsed: 9464 },
+  'replica-database-url': { raw: 'postgres://till@10.0.0.6:5432/till', parsed: 'postgres://till@10.0.0.6:5432/till' },
+  'replica-max-lag-ms': { raw: '2000', parsed: 2000 },
   'metrics-host': { raw: '10.0.0.5', parsed: '10.0.0.5' },
   'public-url': { raw: 'https://pay.example.com', parsed: 'https://pay.example.com' },
   'checkout-url': { raw: 'https://pay.example.com/checkout', parsed: 'https://pay.example.com/checkout' },

@@ -5,6 +5,7 @@ import { commandHelp } from '../config/flag-help.ts'
 import { ServeConfig, SERVE_FLAGS } from '../config/serve-flags.ts'
 import { dashboardPeople, dashboardUrls } from '../dashboard/index.ts'
 import { describeStorage, openDatabase } from '../db/open.ts'
+import { openPostgres } from '../db/postgres.ts'
 import { beginDraining } from '../http/drain.ts'
 import { listenForMetrics, type MetricsListener, tillMetrics } from '../metrics/index.ts'
 import type { Database } from '../db/port.ts'
@@ -42,6 +43,15 @@ export async function serve(argv: string[], env: Record<string, string | undefin
   if (opened.status === 'rejected') throw opened.reason
   const db = opened.value
   const { createApp } = loaded.value
+  // The replica answers reads only: a small pool. One that cannot be reached at start-up stops it, as the
+  // primary would: the operator named it.
+  const replicaUrl = config['replica-database-url']
+  const replica = replicaUrl
+    ? await openPostgres({ url: replicaUrl, max: 8 }).catch(async (error: unknown) => {
+        await db.close()
+        throw new Error(`the replica at --replica-database-url does not answer: ${error instanceof Error ? error.message : String(error)}`)
+      })
+    : undefined
   const sandbox: SandboxAccounts | undefined = config.sandbox
     ? await ensureSandboxAccounts(db, systemClock, { keep: config['sandbox-api-key'], version: config['sandbox-api-version'] })
     : undefined
@@ -54,6 +64,7 @@ export async function serve(argv: string[], env: Record<string, string | undefin
     db,
     logger,
     ...(metrics ? { metrics } : {}),
+    ...(replica ? { replica: { db: replica, maxLagMs: config['replica-max-lag-ms'] } } : {}),
     ...(evm ? { evm } : {}),
     config: {
       sandbox: config.sandbox,
@@ -82,6 +93,7 @@ export async function serve(argv: string[], env: Record<string, string | undefin
   } catch (error) {
     // A rail that refuses to start (an RPC serving the wrong chain) must not leave the database running.
     await app.close().catch(() => {})
+    await replica?.close()
     await db.close()
     throw error
   }
@@ -136,6 +148,7 @@ export async function serve(argv: string[], env: Record<string, string | undefin
   }
   await app.close()
   await metricsListener?.close()
+  await replica?.close()
   await db.close()
   logger.info('stopped')
   logger.flush()

@@ -1,7 +1,16 @@
 import { API_VERSIONS } from '@till/contract'
 import { z } from 'zod'
 import { flag, flagShape } from './flag.ts'
-import { booleanFlag, httpUrlFlag, integerFlag, jsonFlag, ONE_STORAGE_MESSAGE, oneStorage, STORAGE_FLAGS } from './flags.ts'
+import {
+  booleanFlag,
+  databaseUrlFlag,
+  httpUrlFlag,
+  integerFlag,
+  jsonFlag,
+  ONE_STORAGE_MESSAGE,
+  oneStorage,
+  STORAGE_FLAGS,
+} from './flags.ts'
 
 /** Every `till serve` flag, in the order `--help` lists them. */
 export const SERVE_FLAGS = {
@@ -24,6 +33,20 @@ export const SERVE_FLAGS = {
     ...STORAGE_FLAGS['database-url'],
     note: 'With neither: an embedded PostgreSQL server in a temporary directory, removed at exit (nothing is kept)',
   },
+  'replica-database-url': flag({
+    type: 'string',
+    value: 'URL',
+    env: 'TILL_REPLICA_DATABASE_URL',
+    schema: databaseUrlFlag.optional(),
+    help: 'A streaming replica of the database, for the listing and its statistics while it keeps up\n(ADR 36)',
+  }),
+  'replica-max-lag-ms': flag({
+    type: 'string',
+    value: 'MS',
+    env: 'TILL_REPLICA_MAX_LAG_MS',
+    schema: integerFlag(100, 600_000, 'milliseconds the replica may lag before reads go back to the primary, 100 to 600000').default(5_000),
+    help: 'How far the replica may lag the primary before the listing reads the primary again',
+  }),
   sandbox: flag({
     type: 'boolean',
     env: 'TILL_SANDBOX',

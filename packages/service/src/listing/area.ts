@@ -13,11 +13,17 @@ import { paymentListing } from './service.ts'
 export async function listingArea(ctx: AreaContext, payments: Pick<PaymentsArea, 'store'>) {
   const { app, db, clock } = ctx
   const listing = paymentListing({
-    db,
+    // The read replica while it keeps up (ADR 36): a page may lag the primary by at most the guard's bound.
+    db: ctx.reads,
     cursors: listingCursors(await serviceSecret(db, 'listing_cursor_key', clock.now())),
-    // A listing counts a payment past its deadline as expired, whether or not the sweeper got to it.
+    // A listing counts a payment past its deadline as expired, whether or not the sweeper got to it; what it
+    // expired itself it then reads from the primary until the replica has it.
     async settleDeadlines(partnerId) {
-      while ((await payments.store.expireDue(clock.now(), 500, undefined, partnerId)).length === 500) {}
+      let expired = 0
+      for (let batch = 500; batch === 500; expired += batch) {
+        batch = (await payments.store.expireDue(clock.now(), 500, undefined, partnerId)).length
+      }
+      if (expired > 0) await ctx.reads.afterWrite()
     },
     logoUrl: ctx.logoUrl,
   })

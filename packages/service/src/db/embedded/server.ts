@@ -38,6 +38,8 @@ export type EmbeddedServerOptions = {
   restarts?: RestartPolicy
   /** A port of its own choosing rather than one the kernel hands out (tests restart an "external" server in place). */
   port?: number
+  /** More server settings (tests: `wal_level=replica` for a primary a streaming replica follows). */
+  settings?: Record<string, string>
 }
 
 // The server is Till's alone, so Till's tables live in the database initdb makes: no CREATE DATABASE on start.
@@ -66,7 +68,16 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions = {}): 
   try {
     await stopOrphan(dir, log)
     const { password } = durable ? { password: await storedPassword(dir) } : await copyTemplateCluster({ programs, account, dataDir })
-    const common = { programs, dataDir, logFile, password, account, durable, ...(durable ? {} : { removeOnExit: dir }) }
+    const common = {
+      programs,
+      dataDir,
+      logFile,
+      password,
+      account,
+      durable,
+      ...(durable ? {} : { removeOnExit: dir }),
+      ...(options.settings ? { settings: options.settings } : {}),
+    }
     await initCluster(common)
     start = (port, signal) => startCluster({ ...common, ...(port === undefined ? {} : { port }), ...(signal ? { signal } : {}) })
     cluster = await start(options.port)
