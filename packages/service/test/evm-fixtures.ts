@@ -1,6 +1,7 @@
 import { type Anvil, chainClients, deployToken, devAccount, startAnvil } from '@till/devchain'
 import { type Address, concat, erc20Abi, type Hash, type Hex } from 'viem'
-import { afterAll, beforeAll } from 'vitest'
+import type { FastifyInstance } from 'fastify'
+import { afterAll, beforeAll, expect } from 'vitest'
 import type { Database } from '../src/db/port.ts'
 import type { Clock } from '../src/core/clock.ts'
 import { evmChains } from '../src/evm/chains.ts'
@@ -11,7 +12,8 @@ import { type ChainObserver, evmWatcher } from '../src/evm/watcher.ts'
 import { paymentReference, transferCall } from '../src/evm/reference.ts'
 import { paymentService } from '../src/payments/service.ts'
 import { accountStore } from '../src/accounts/store.ts'
-import { silentLog } from './fixtures.ts'
+import { createCheckoutPayment, gatewayCall } from './checkout-fixtures.ts'
+import { type Account, silentLog } from './fixtures.ts'
 
 /** The dev accounts of a rail test: who pays, who receives, and someone else. */
 export const BUYER = devAccount(1)
@@ -137,4 +139,25 @@ export async function signedTransfer(chain: LocalChain, input: { paymentId: stri
     data: transferCall(MERCHANT, input.amount, paymentReference(input.paymentId)),
   })
   return chain.clients.wallet.signTransaction(request)
+}
+
+/**
+ * A buyer pays 19.99 EUR in USDC on the local chain and the checkout page hands Till the hash: the payment
+ * is processing, its transaction followed. Its id, and the exact amount it was quoted and paid.
+ */
+export async function payOnLocalChain(
+  app: FastifyInstance,
+  chain: LocalChain,
+  account: Account,
+): Promise<{ paymentId: string; amount: bigint }> {
+  const created = await createCheckoutPayment(app, account, { amount: { unit: 'iso4217/EUR', value: '1999' } })
+  const answer = await gatewayCall(app, created, '/options')
+  const amount = BigInt((answer.json() as { options: { tokenAmount: { value: string } }[] }).options[0]?.tokenAmount.value ?? '0')
+  const hash = await transfer(chain, { paymentId: created.paymentId, amount })
+  const submitted = await gatewayCall(app, created, '/confirm', {
+    method: 'POST',
+    payload: { walletId: 'browser', optionId: 'usdc-31337', account: `eip155:31337:${BUYER.address}`, transactionHash: hash },
+  })
+  expect(submitted.json()).toMatchObject({ status: 'processing' })
+  return { paymentId: created.paymentId, amount }
 }

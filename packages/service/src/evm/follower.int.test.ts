@@ -1,6 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest'
-import { createCheckoutPayment, gatewayCall } from '../../test/checkout-fixtures.ts'
-import { BUYER, HAND_TIMING, handFollower, receiveOnLocalChain, transfer, useLocalChain } from '../../test/evm-fixtures.ts'
+import { HAND_TIMING, handFollower, payOnLocalChain, receiveOnLocalChain, useLocalChain } from '../../test/evm-fixtures.ts'
 import { createAccount, testApp, testClock, useTestDatabase, type Account } from '../../test/fixtures.ts'
 import { paymentTimeline } from '../dashboard/timeline.ts'
 import { paymentStore } from '../payments/store.ts'
@@ -22,18 +21,10 @@ const QUOTED = 21_673_158n
 const instance = () => testApp(ctx.tdb.db, { clock, evm: { config: chain.config, timing: HAND_TIMING } })
 
 async function processingPayment(app: Awaited<ReturnType<typeof instance>>): Promise<string> {
-  const created = await createCheckoutPayment(app, account, { amount: { unit: 'iso4217/EUR', value: '1999' } })
+  const { paymentId, amount } = await payOnLocalChain(app, chain, account)
   // Each payment to the merchant is quoted its own exact amount (amount-slots.ts): 21.673158 USDC and up.
-  const answer = await gatewayCall(app, created, '/options')
-  const amount = BigInt((answer.json() as { options: { tokenAmount: { value: string } }[] }).options[0]?.tokenAmount.value ?? '0')
   expect(amount - QUOTED).toBeGreaterThanOrEqual(0n)
-  const hash = await transfer(chain, { paymentId: created.paymentId, amount })
-  const submitted = await gatewayCall(app, created, '/confirm', {
-    method: 'POST',
-    payload: { walletId: 'browser', optionId: 'usdc-31337', account: `eip155:31337:${BUYER.address}`, transactionHash: hash },
-  })
-  expect(submitted.json()).toMatchObject({ status: 'processing' })
-  return created.paymentId
+  return paymentId
 }
 
 const statusOf = async (id: string) => (await paymentStore(ctx.tdb.db).findById(id))?.status

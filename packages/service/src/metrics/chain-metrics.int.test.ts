@@ -1,8 +1,7 @@
 // The chain jobs' metrics on a real local chain (anvil): the watcher's lag behind the head, the transactions
 // the follower follows, and the RPC calls that fail, by network and job.
 import { afterEach, beforeEach, expect, it } from 'vitest'
-import { createCheckoutPayment, gatewayCall } from '../../test/checkout-fixtures.ts'
-import { BUYER, HAND_TIMING, handFollower, handWatcher, receiveOnLocalChain, transfer, useLocalChain } from '../../test/evm-fixtures.ts'
+import { HAND_TIMING, handFollower, handWatcher, payOnLocalChain, receiveOnLocalChain, useLocalChain } from '../../test/evm-fixtures.ts'
 import { type Account, createAccount, testApp, testClock, useTestDatabase } from '../../test/fixtures.ts'
 import { parseEvmConfig } from '../evm/config.ts'
 import { tillMetrics } from './catalog.ts'
@@ -26,19 +25,7 @@ beforeEach(async () => {
 afterEach(() => app.close())
 const read = async () => parseScrape(await metrics.registry.metrics())
 
-/** A buyer pays on the local chain and the page hands Till the hash: the payment is processing, followed. */
-async function processingPayment(): Promise<string> {
-  const created = await createCheckoutPayment(app, account, { amount: { unit: 'iso4217/EUR', value: '1999' } })
-  const answer = await gatewayCall(app, created, '/options')
-  const amount = BigInt((answer.json() as { options: { tokenAmount: { value: string } }[] }).options[0]?.tokenAmount.value ?? '0')
-  const hash = await transfer(chain, { paymentId: created.paymentId, amount })
-  const submitted = await gatewayCall(app, created, '/confirm', {
-    method: 'POST',
-    payload: { walletId: 'browser', optionId: 'usdc-31337', account: `eip155:31337:${BUYER.address}`, transactionHash: hash },
-  })
-  expect(submitted.json()).toMatchObject({ status: 'processing' })
-  return created.paymentId
-}
+const processingPayment = () => payOnLocalChain(app, chain, account)
 
 it("shows the watcher's lag behind the head while another instance holds the network and has not read on", async () => {
   const reading = handWatcher(ctx.tdb.db, clock, chain.config, { observe: chainObserver(metrics) })
