@@ -108,7 +108,8 @@ describe('till backup of a running Till, and till restore', () => {
     'restores merchants, logos, payments, refunds and webhook endpoints whose secret still signs, as of the backup',
     async () => {
       const dataDir = join(tills.root(), 'data')
-      const first = (await tills.serve(['--data-dir', dataDir])).ready
+      const original = await tills.serve(['--data-dir', dataDir])
+      const first = original.ready
 
       // A merchant with a logo, imported from the logo server.
       logos.serve('/tea.png', await logoImage(600))
@@ -183,6 +184,8 @@ describe('till backup of a running Till, and till restore', () => {
       )
       const event = WebhookEvent.parse(new Webhook(secret).verify(delivered.body, delivered.headers))
       expect(event).toMatchObject({ type: 'payment.succeeded', data: { paymentId: open } })
+      expect(await restarted.stop()).toBe(0)
+      expect(await original.stop()).toBe(0)
     },
     PROCESS_TEST_TIMEOUT,
   )

@@ -98,7 +98,8 @@ export function useTillProcesses(options: { prefix: string; ca: () => string }) 
   afterAll(async () => {
     for (const till of running) till.kill('SIGKILL')
     await Promise.all(running.map((till) => till.exited()))
-    await rm(root, { recursive: true, force: true })
+    // A killed Till's embedded PostgreSQL stops a moment after it, and may still be writing its files.
+    await rm(root, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 })
   })
   return {
     root: () => root,
