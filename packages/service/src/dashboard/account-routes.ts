@@ -12,6 +12,7 @@ import type { DashboardPasskeys } from './passkeys.ts'
 import { checkNewPassword, hashPassword, passwordMatches } from './passwords.ts'
 import { type DashboardUser, tokenHash } from './people.ts'
 import { sessionTokenOf } from './sessions.ts'
+import type { DashboardReads } from './replica-reads.ts'
 
 const PasskeyName = z
   .string({ error: 'must be a name you will know it by, e.g. "Work laptop"' })
@@ -34,7 +35,7 @@ type PasskeyParams = { Params: { passkeyId: string } }
  */
 export function dashboardAccountRoutes(
   app: FastifyInstance,
-  deps: { db: Database; guards: SessionGuards; passkeys: DashboardPasskeys; clock: Clock },
+  deps: { db: Database; reads: DashboardReads; guards: SessionGuards; passkeys: DashboardPasskeys; clock: Clock },
 ) {
   const audited = (tx: Queryable, user: DashboardUser, request: FastifyRequest, action: AuditAction, details?: Record<string, unknown>) =>
     auditLog(tx).record(byUser(user, request, { action, target: user.id, at: deps.clock.now(), ...(details ? { details } : {}) }))
@@ -42,7 +43,7 @@ export function dashboardAccountRoutes(
   app.get('/dashboard/api/account', async (request, reply) => {
     const { user } = await deps.guards.reading(request)
     const current = tokenHash(sessionTokenOf(header(request, 'Cookie')) ?? '')
-    return reply.header('Cache-Control', 'no-store').send(await ownAccount(deps.db).view(user.id, current, deps.clock.now()))
+    return reply.header('Cache-Control', 'no-store').send(await ownAccount(deps.reads(request)).view(user.id, current, deps.clock.now()))
   })
 
   app.post('/dashboard/api/account/passkeys/options', async (request, reply) => {

@@ -20,6 +20,7 @@ import { dashboardPasskeys } from './passkeys.ts'
 import { dashboardRoutes } from './routes.ts'
 import { dashboardPeople } from './service.ts'
 import { dashboardUrls } from './urls.ts'
+import { dashboardReads } from './replica-reads.ts'
 
 /**
  * The dashboard (issue 25): its people, their sessions and the audit log, over session-authenticated routes
@@ -39,7 +40,10 @@ export function dashboardArea(
   const urls = dashboardUrls(ctx.config)
   const guards = sessionGuards(people, urls.origin)
   const passkeys = dashboardPasskeys({ db: ctx.db, clock: ctx.clock, people, rp: urls })
-  dashboardRoutes(ctx.app, { people, passkeys, guards, invitationUrl: urls.invitation })
+  // The lists and the audit log read the replica while it keeps up, each browser after its own changes;
+  // a payment's page, webhooks and unapplied transfers read the primary (ADR 36).
+  const reads = dashboardReads(ctx.app, ctx.reads, { maxLagMs: ctx.reads.maxLagMs, secure: () => urls.origin().startsWith('https:') })
+  dashboardRoutes(ctx.app, { people, passkeys, guards, reads, invitationUrl: urls.invitation })
   const explorerTxUrl = explorerLinks(ctx.evm?.config.networks ?? [])
   dashboardPaymentRoutes(ctx.app, { ...deps, db: ctx.db, clock: ctx.clock, people, guards, explorerTxUrl })
   dashboardMerchantRoutes(ctx.app, { merchants: deps.merchants, guards, people, clock: ctx.clock })
@@ -53,9 +57,9 @@ export function dashboardArea(
     explorerTxUrl,
     clock: ctx.clock,
   })
-  dashboardKeyRoutes(ctx.app, { db: ctx.db, guards, clock: ctx.clock, forgetKey: (keyId) => ctx.auth.forget(keyId) })
-  dashboardAccountRoutes(ctx.app, { db: ctx.db, guards, passkeys, clock: ctx.clock })
-  dashboardTeamRoutes(ctx.app, { db: ctx.db, guards, clock: ctx.clock })
+  dashboardKeyRoutes(ctx.app, { db: ctx.db, reads, guards, clock: ctx.clock, forgetKey: (keyId) => ctx.auth.forget(keyId) })
+  dashboardAccountRoutes(ctx.app, { db: ctx.db, reads, guards, passkeys, clock: ctx.clock })
+  dashboardTeamRoutes(ctx.app, { db: ctx.db, reads, guards, clock: ctx.clock })
   dashboardLiveRoutes(ctx.app, { guards, live: liveListing(ctx.db, ctx.app.log) })
   dashboardPageRoutes(ctx.app, { https: () => urls.origin().startsWith('https:') })
   return { people }

@@ -9,6 +9,7 @@ import type { SessionGuards } from './guards.ts'
 import type { DashboardUser } from './people.ts'
 import { byUser } from './audit-entry.ts'
 import { requireWholePartner } from './routes.ts'
+import type { DashboardReads } from './replica-reads.ts'
 
 const NewKey = z.strictObject({
   label: z
@@ -40,6 +41,7 @@ export function dashboardKeyRoutes(
   app: FastifyInstance,
   deps: {
     db: Database
+    reads: DashboardReads
     guards: SessionGuards
     clock: Clock
     /** This instance forgets the key at once; the others hear of it from the revocation's NOTIFY. */
@@ -59,7 +61,7 @@ export function dashboardKeyRoutes(
     const { user } = await deps.guards.reading(request)
     partnerOwner(user)
     const mode = await modeOf(user.partnerId)
-    const keys = await accounts.listApiKeys(user.partnerId)
+    const keys = await accountStore(deps.reads(request)).listApiKeys(user.partnerId)
     return reply.header('Cache-Control', 'no-store').send({ data: keys.map((key) => keyView(key, mode)) })
   })
 

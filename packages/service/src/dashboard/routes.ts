@@ -7,6 +7,8 @@ import type { SessionGuards } from './guards.ts'
 import type { DashboardPasskeys } from './passkeys.ts'
 import type { DashboardPeople, SignedIn } from './service.ts'
 import { endedSessionCookie, SESSION_MAX_MS, sessionCookie, sessionTokenOf } from './sessions.ts'
+import type { DashboardReads } from './replica-reads.ts'
+import { auditLog } from '../audit/index.ts'
 
 // The dashboard's API (issue 25): session-authenticated routes under /dashboard/api/, for its browser code,
 // which never holds an API key (guards.ts says who is asking).
@@ -53,7 +55,13 @@ export function requireWholePartner(user: DashboardUser, least: DashboardRole, w
 
 export function dashboardRoutes(
   app: FastifyInstance,
-  deps: { people: DashboardPeople; passkeys: DashboardPasskeys; guards: SessionGuards; invitationUrl: (token: string) => string },
+  deps: {
+    people: DashboardPeople
+    passkeys: DashboardPasskeys
+    guards: SessionGuards
+    reads: DashboardReads
+    invitationUrl: (token: string) => string
+  },
 ) {
   const origin = (request: FastifyRequest) => ({ address: request.ip })
   const { sameOrigin, reading, changing } = deps.guards
@@ -145,7 +153,7 @@ export function dashboardRoutes(
     const { user } = await reading(request)
     requireRole(user, 'owner')
     const { limit } = parseOrThrow(AuditQuery, request.query, 'query')
-    const entries = await deps.people.audit.page(user.partnerId, { limit })
+    const entries = await auditLog(deps.reads(request)).page(user.partnerId, { limit })
     return reply.header('Cache-Control', 'no-store').send({ data: entries.map((entry) => ({ ...entry, at: entry.at.toISOString() })) })
   })
 }

@@ -9,6 +9,7 @@ import { DASHBOARD_ROLES, type DashboardUser } from './people.ts'
 import { byUser } from './audit-entry.ts'
 import { requireWholePartner } from './routes.ts'
 import { teamStore } from './team.ts'
+import type { DashboardReads } from './replica-reads.ts'
 
 const RoleChange = z.strictObject({ role: z.enum(DASHBOARD_ROLES, { error: 'must be owner, admin or viewer' }) })
 type MemberParams = { Params: { userId: string } }
@@ -20,7 +21,10 @@ const noMember = (userId: string) => new ApiError('not_found', `No member ${user
  * invitations, a member's role changed, a member removed (their sessions end and passkeys go at once), a
  * member's passkey revoked. The partner always keeps an owner. Each change and its audit entry commit together.
  */
-export function dashboardTeamRoutes(app: FastifyInstance, deps: { db: Database; guards: SessionGuards; clock: Clock }) {
+export function dashboardTeamRoutes(
+  app: FastifyInstance,
+  deps: { db: Database; reads: DashboardReads; guards: SessionGuards; clock: Clock },
+) {
   const partnerOwner = (user: DashboardUser) => requireWholePartner(user, 'owner', 'The team’s members')
   const audited = (
     tx: Queryable,
@@ -34,7 +38,7 @@ export function dashboardTeamRoutes(app: FastifyInstance, deps: { db: Database; 
   app.get('/dashboard/api/team', async (request, reply) => {
     const { user } = await deps.guards.reading(request)
     partnerOwner(user)
-    return reply.header('Cache-Control', 'no-store').send(await teamStore(deps.db).members(user.partnerId, deps.clock.now()))
+    return reply.header('Cache-Control', 'no-store').send(await teamStore(deps.reads(request)).members(user.partnerId, deps.clock.now()))
   })
 
   app.post<MemberParams>('/dashboard/api/team/:userId/role', async (request, reply) => {

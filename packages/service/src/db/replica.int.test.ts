@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type Account, createAccount, createBody, testApp, testClock } from '../../test/fixtures.ts'
+import { dashboardMember } from '../../test/dashboard-fixtures.ts'
+import { type Account, createAccount, createBody, type TestDatabase, testApp, testClock } from '../../test/fixtures.ts'
 import { serverAccount } from './embedded/account.ts'
 import { embeddedPrograms } from './embedded/binaries.ts'
 import { type RunningCluster, startCluster } from './embedded/cluster.ts'
@@ -166,6 +167,29 @@ describe('the lag guard, checked by hand', () => {
     await caughtUp()
     await reads.check()
     expect(reads.state().replica).toBe(true)
+  })
+})
+
+describe("the dashboard's lists", () => {
+  it("read the replica, except a browser's own changes, which it reads from the primary until the replica has them", async () => {
+    const owner = await dashboardMember({ tdb: { db: primaryDb } as TestDatabase, app }, clock, account, 'owner')
+    const keys = (cookies: string) =>
+      app.inject({ url: '/dashboard/api/api-keys', headers: { cookie: cookies } }).then((response) => {
+        expect(response.statusCode).toBe(200)
+        return response.json<{ data: { label: string | null }[] }>().data.map((key) => key.label)
+      })
+    await caughtUp()
+    await pauseReplay()
+    const made = await owner.post('/dashboard/api/api-keys', { label: 'Kiosk' })
+    expect(made.statusCode).toBe(201)
+    const wrote = String(made.headers['set-cookie'])
+    expect(wrote).toMatch(/^till_wrote=[0-9a-f]+; Max-Age=6; Path=\/dashboard\/api; HttpOnly; SameSite=Strict; Secure$/)
+    // The browser that made it sees it (from the primary); the replica, which another browser reads, not yet.
+    expect(await keys(`${owner.cookie}; ${wrote.split(';')[0]}`)).toContain('Kiosk')
+    expect(await keys(owner.cookie)).not.toContain('Kiosk')
+    await onReplica('SELECT pg_wal_replay_resume()')
+    await caughtUp()
+    await expect.poll(() => keys(owner.cookie), { timeout: 10_000 }).toContain('Kiosk')
   })
 })
 

@@ -8,10 +8,16 @@ import { type Database, DatabaseUnavailable, type Queryable, type Row, type SqlV
 export type ReadRouter = Queryable & {
   /** Until the replica has replayed what the primary holds now, reads go to the primary (read your writes). */
   afterWrite(): Promise<void>
+  /** The primary's WAL position now, when there is a replica: what a reader must see to see a write just made. */
+  position(): Promise<bigint | undefined>
+  /** Reads that go to the replica only once it has replayed `at` (a position from `position`), if given. */
+  seeing(at: bigint | undefined): Queryable
   /** Compares the replica's replay with the primary's position now (also done every interval). */
   check(): Promise<void>
   /** Whether reads go to the replica now, and how far behind it was at the last check. */
   state(): { replica: boolean; lagMs: number | undefined }
+  /** How far the replica may lag before reads go to the primary. */
+  maxLagMs: number
   start(): void
   stop(): void
 }
@@ -45,7 +51,7 @@ export function readRouter(deps: {
   let healthy = false
   let timer: NodeJS.Timeout | undefined
 
-  const usesReplica = () => replica !== undefined && healthy && replayed >= mustReach
+  const usesReplica = (at = 0n) => replica !== undefined && healthy && replayed >= mustReach && replayed >= at
   const position = async (db: Queryable, sql: string) => {
     const [row] = await db.query<{ lsn: string | null }>(sql)
     return row?.lsn ? lsnBytes(row.lsn) : undefined
@@ -70,21 +76,28 @@ export function readRouter(deps: {
     if (before !== usesReplica()) deps.onChange?.({ replica: usesReplica(), lagMs })
   }
 
+  async function read<T extends Row>(at: bigint | undefined, sql: string, params?: readonly SqlValue[]): Promise<T[]> {
+    if (!replica || !usesReplica(at)) return primary.query<T>(sql, params)
+    try {
+      return await replica.query<T>(sql, params)
+    } catch (error) {
+      // A replica that went away: the primary answers, and the next check decides when to come back. A
+      // read cancelled because replay needed what it held (a recovery conflict, 40001) is read there too.
+      const conflict = (error as { code?: unknown }).code === '40001'
+      if (!(error instanceof DatabaseUnavailable) && !conflict) throw error
+      if (!conflict) healthy = false
+      return primary.query<T>(sql, params)
+    }
+  }
+
   return {
-    async query<T extends Row>(sql: string, params?: readonly SqlValue[]): Promise<T[]> {
-      if (!replica || !usesReplica()) return primary.query<T>(sql, params)
-      try {
-        return await replica.query<T>(sql, params)
-      } catch (error) {
-        // A replica that went away: the primary answers, and the next check decides when to come back. A
-        // read cancelled because replay needed what it held (a recovery conflict, 40001) is read there too.
-        const conflict = (error as { code?: unknown }).code === '40001'
-        if (!(error instanceof DatabaseUnavailable) && !conflict) throw error
-        if (!conflict) healthy = false
-        return primary.query<T>(sql, params)
-      }
-    },
+    query: <T extends Row>(sql: string, params?: readonly SqlValue[]) => read<T>(undefined, sql, params),
     exec: (sql) => primary.exec(sql),
+    position: async () => (replica ? primaryPosition() : undefined),
+    seeing: (at) => ({
+      query: <T extends Row>(sql: string, params?: readonly SqlValue[]) => read<T>(at, sql, params),
+      exec: (sql) => primary.exec(sql),
+    }),
     async afterWrite() {
       if (!replica) return
       const at = await primaryPosition()
@@ -92,6 +105,7 @@ export function readRouter(deps: {
     },
     check,
     state: () => ({ replica: usesReplica(), lagMs }),
+    maxLagMs: deps.maxLagMs,
     start() {
       if (!replica || deps.intervalMs <= 0 || timer) return
       void check()
