@@ -57,13 +57,8 @@ async function paymentRequestOf(till: ServedTill, paymentId: string) {
 
 it('binds and confirms each payment once while one instance is killed and another stopped', async () => {
   const common = ['--database-url', tdb.url, '--config', chain.configFile]
-  const first = await tills.serve(common)
-  const key = String(first.ready.apiKey)
-  const instances = [
-    first,
-    await tills.serve([...common, '--sandbox-api-key', key]),
-    await tills.serve([...common, '--sandbox-api-key', key]),
-  ]
+  const instances = await tills.serveSharing(3, common)
+  const first = instances[0] as ServedTill
   await call(first, `/v1/merchants/${String(first.ready.merchantId)}`, {
     method: 'PATCH',
     body: { settlementAddresses: [chain.merchantAccount] },

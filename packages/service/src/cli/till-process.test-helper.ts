@@ -101,14 +101,22 @@ export function useTillProcesses(options: { prefix: string; ca: () => string }) 
     // A killed Till's embedded PostgreSQL stops a moment after it, and may still be writing its files.
     await rm(root, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 })
   })
+  async function serve(args: string[]): Promise<ServedTill> {
+    const till = await startTill(['--sandbox', ...args], { NODE_EXTRA_CA_CERTS: caFile })
+    running.push(till)
+    let gone = false
+    void till.exited().then(() => (gone = true))
+    return Object.assign(till, { gone: () => gone })
+  }
   return {
     root: () => root,
-    async serve(args: string[]): Promise<ServedTill> {
-      const till = await startTill(['--sandbox', ...args], { NODE_EXTRA_CA_CERTS: caFile })
-      running.push(till)
-      let gone = false
-      void till.exited().then(() => (gone = true))
-      return Object.assign(till, { gone: () => gone })
+    serve,
+    /** `count` instances on one database (`args` name it): the first issues the sandbox key, the others keep it. */
+    async serveSharing(count: number, args: string[]): Promise<ServedTill[]> {
+      const first = await serve(args)
+      const others: ServedTill[] = []
+      for (let index = 1; index < count; index++) others.push(await serve([...args, '--sandbox-api-key', String(first.ready.apiKey)]))
+      return [first, ...others]
     },
   }
 }
