@@ -151,7 +151,8 @@ describe.skipIf(!('path' in haproxy))(
       // Expiry: what is still pending reaches its deadline; each payment expired once, whichever instance did it.
       const pending = await tdb.db.query<{ id: string }>(`SELECT id FROM payments WHERE status = 'pending'`)
       // 409: an instance's sweep expired it meanwhile (its 10 s were up).
-      for (const { id } of pending) expect([200, 409]).toContain((await call('POST', `/v1/sandbox/payments/${id}/reach-deadline`, {})).status)
+      for (const { id } of pending)
+        expect([200, 409]).toContain((await call('POST', `/v1/sandbox/payments/${id}/reach-deadline`, {})).status)
       const expiredTwice = await tdb.db.query(
         `SELECT payment_id FROM payment_transitions WHERE to_status = 'expired' GROUP BY payment_id HAVING count(*) > 1`,
       )

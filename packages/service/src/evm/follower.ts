@@ -20,10 +20,9 @@ export type FollowerTiming = {
   dropAfterMs: number
 }
 
-// A lease outlives any one round of checks (each RPC call times out at 10 s); a crashed instance's watches
-// come due again when it runs out.
-const LEASE_MS = 5 * 60_000
-const BATCH = 20
+// A watch is leased while it is checked, one at a time: a check is a few RPC calls that each time out at
+// 10 s, so a minute covers it, and an instance that crashes holds up one watch, for a minute at most.
+const LEASE_MS = 60_000
 // A watch the follower cannot check (its network left the configuration) is looked at again this much later.
 const PARKED_MS = 60 * 60_000
 
@@ -59,27 +58,28 @@ export function evmFollower(deps: {
   let stopping = false
 
   /**
-   * Checks every watch due when it starts, batch by batch; resolves with how many it checked. Watches it
+   * Checks every watch due when it starts, one at a time; resolves with how many it checked. Watches it
    * reschedules come due after it started, so it ends however long its checks take.
    */
   async function runOnce(): Promise<number> {
     let checked = 0
     const now = deps.clock.now()
+    // Each watch once a run: one it rescheduled for now is for the next run.
+    const seen: string[] = []
     while (!stopping) {
-      const due = await watches.lease(now, new Date(deps.clock.now().getTime() + LEASE_MS), BATCH)
-      for (const watch of due) {
-        try {
-          await check(watch)
-        } catch (error) {
-          // The database is away: the whole run waits for it, rather than failing watch after watch.
-          if (error instanceof DatabaseUnavailable) throw error
-          // The RPC failed or timed out: the lease brings the watch back later.
-          deps.observe?.rpcFailed(watch.network, 'follower')
-          deps.log.warn({ err: error, paymentId: watch.paymentId }, 'checking a transaction failed; it is checked again later')
-        }
+      const [watch] = await watches.lease(now, new Date(deps.clock.now().getTime() + LEASE_MS), 1, seen)
+      if (!watch) break
+      seen.push(watch.paymentId)
+      try {
+        await check(watch)
+      } catch (error) {
+        // The database is away: the whole run waits for it, rather than failing watch after watch.
+        if (error instanceof DatabaseUnavailable) throw error
+        // The RPC failed or timed out: the lease brings the watch back later.
+        deps.observe?.rpcFailed(watch.network, 'follower')
+        deps.log.warn({ err: error, paymentId: watch.paymentId }, 'checking a transaction failed; it is checked again later')
       }
-      checked += due.length
-      if (due.length < BATCH) break
+      checked++
     }
     return checked
   }

@@ -174,11 +174,11 @@ export function evmTransfers(db: Queryable) {
      * Leases up to `limit` due watches until `leaseUntil`: of several instances, each gets other rows, and
      * rows a crashed instance leased come due again when the lease runs out.
      */
-    async lease(now: Date, leaseUntil: Date, limit: number): Promise<Watch[]> {
+    async lease(now: Date, leaseUntil: Date, limit: number, except: readonly string[] = []): Promise<Watch[]> {
       const rows = await db.query<WatchRow>(
         `WITH due AS (
            SELECT payment_id FROM evm_watches
-            WHERE next_check_at <= $1
+            WHERE next_check_at <= $1 AND payment_id <> ALL ($4::text[])
             ORDER BY next_check_at
             LIMIT $3
               FOR UPDATE SKIP LOCKED
@@ -189,7 +189,7 @@ export function evmTransfers(db: Queryable) {
          RETURNING w.payment_id, t.merchant_id, w.network, w.tx_hash, w.nonce::text AS nonce, w.from_block::text AS from_block,
                    w.block_number::text AS block_number, w.unmined_since,
                    t.sender, t.recipient, t.token, t.amount::text AS amount, t.matched_by`,
-        [now, leaseUntil, limit],
+        [now, leaseUntil, limit, except],
       )
       return rows.map(toWatch)
     },
