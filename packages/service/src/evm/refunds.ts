@@ -16,8 +16,9 @@ import type { FollowerTiming } from './follower.ts'
 import { outcomeOf } from './settle.ts'
 import { checkTransfer, type TransferExpectation } from './verify.ts'
 
-const LEASE_MS = 5 * 60_000
-const BATCH = 20
+// As the payment follower: one refund's transaction at a time, leased for a minute, so an instance that
+// crashes holds up one refund, for a minute at most.
+const LEASE_MS = 60_000
 const PARKED_MS = 60 * 60_000
 
 const addressOf = (account: string): Address => account.slice(account.lastIndexOf(':') + 1).toLowerCase() as Address
@@ -98,18 +99,19 @@ export function evmRefunds(input: {
   async function runOnce(): Promise<number> {
     let checked = 0
     const now = deps.clock.now()
+    // Each refund once a run: one rescheduled for now is for the next run.
+    const seen: string[] = []
     while (!stopping) {
-      const due = await store.lease(now, new Date(deps.clock.now().getTime() + LEASE_MS), BATCH)
-      for (const refund of due) {
-        try {
-          await check(refund)
-        } catch (error) {
-          if (error instanceof DatabaseUnavailable) throw error
-          deps.log.warn({ err: error, refundId: refund.id }, 'checking a refund’s transaction failed; it is checked again later')
-        }
+      const [refund] = await store.lease(now, new Date(deps.clock.now().getTime() + LEASE_MS), 1, seen)
+      if (!refund) break
+      seen.push(refund.id)
+      try {
+        await check(refund)
+      } catch (error) {
+        if (error instanceof DatabaseUnavailable) throw error
+        deps.log.warn({ err: error, refundId: refund.id }, 'checking a refund’s transaction failed; it is checked again later')
       }
-      checked += due.length
-      if (due.length < BATCH) break
+      checked++
     }
     return checked
   }

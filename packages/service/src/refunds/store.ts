@@ -128,18 +128,19 @@ export function refundStore(db: Queryable) {
      * Submitted refunds whose transfer is due a check, leased to this instance until `leaseUntil`: several
      * instances split the list (SKIP LOCKED), and a crashed one's lease runs out.
      */
-    async lease(now: Date, leaseUntil: Date, limit: number): Promise<RefundRecord[]> {
+    async lease(now: Date, leaseUntil: Date, limit: number, except: readonly string[] = []): Promise<RefundRecord[]> {
       const rows = await db.query<RefundRow>(
         `WITH due AS (
            SELECT id FROM refunds
             WHERE status = 'submitted' AND next_check_at <= $1 AND (lease_until IS NULL OR lease_until <= $1)
+              AND id <> ALL ($4::text[])
             ORDER BY next_check_at LIMIT $3 FOR UPDATE SKIP LOCKED
          )
          UPDATE refunds r SET lease_until = $2 FROM due WHERE r.id = due.id
          RETURNING ${REFUND_COLUMNS.split(', ')
            .map((column) => `r.${column}`)
            .join(', ')}`,
-        [now, leaseUntil, limit],
+        [now, leaseUntil, limit, except],
       )
       return rows.map(toRefundRecord)
     },
