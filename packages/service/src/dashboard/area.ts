@@ -42,7 +42,7 @@ export function dashboardArea(
   const passkeys = dashboardPasskeys({ db: ctx.db, clock: ctx.clock, people, rp: urls })
   // The lists and the audit log read the replica while it keeps up, each browser after its own changes;
   // a payment's page, webhooks and unapplied transfers read the primary (ADR 36).
-  const reads = dashboardReads(ctx.app, ctx.reads, { maxLagMs: ctx.reads.maxLagMs, secure: () => urls.origin().startsWith('https:') })
+  const reads = dashboardReads(ctx.app, ctx.reads, { secure: () => urls.origin().startsWith('https:') })
   dashboardRoutes(ctx.app, { people, passkeys, guards, reads, invitationUrl: urls.invitation })
   const explorerTxUrl = explorerLinks(ctx.evm?.config.networks ?? [])
   dashboardPaymentRoutes(ctx.app, { ...deps, db: ctx.db, clock: ctx.clock, people, guards, explorerTxUrl })

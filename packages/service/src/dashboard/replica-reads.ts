@@ -12,19 +12,22 @@ const WROTE_COOKIE = 'till_wrote'
  * cookie with the primary's position after it, for as long as the replica may lag. While it is there, that
  * browser's pages read the replica only once it has replayed that far; other browsers read it as usual.
  */
-export function dashboardReads(app: FastifyInstance, reads: ReadRouter, options: { maxLagMs: number; secure: () => boolean }) {
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (request.method === 'GET' || !request.url.startsWith('/dashboard/api/') || reply.statusCode >= 400) return payload
-    const at = await reads.position().catch(() => undefined)
-    if (at === undefined) return payload
-    const maxAge = Math.ceil(options.maxLagMs / 1000) + 1
-    const secure = options.secure() ? '; Secure' : ''
-    reply.header(
-      'Set-Cookie',
-      `${WROTE_COOKIE}=${at.toString(16)}; Max-Age=${maxAge}; Path=/dashboard/api; HttpOnly; SameSite=Strict${secure}`,
-    )
-    return payload
-  })
+export function dashboardReads(app: FastifyInstance, reads: ReadRouter, options: { secure: () => boolean }) {
+  // Without a replica there is nothing to pin, and no hook on every answer.
+  if (reads.replicated) {
+    app.addHook('onSend', async (request, reply, payload) => {
+      if (request.method === 'GET' || !request.url.startsWith('/dashboard/api/') || reply.statusCode >= 400) return payload
+      const at = await reads.position().catch(() => undefined)
+      if (at === undefined) return payload
+      const maxAge = Math.ceil(reads.maxLagMs / 1000) + 1
+      const secure = options.secure() ? '; Secure' : ''
+      reply.header(
+        'Set-Cookie',
+        `${WROTE_COOKIE}=${at.toString(16)}; Max-Age=${maxAge}; Path=/dashboard/api; HttpOnly; SameSite=Strict${secure}`,
+      )
+      return payload
+    })
+  }
 
   /** The reads of one request: the replica once it holds this browser's last change, else the primary. */
   return (request: FastifyRequest): Queryable => {

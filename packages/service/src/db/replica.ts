@@ -18,6 +18,8 @@ export type ReadRouter = Queryable & {
   state(): { replica: boolean; lagMs: number | undefined }
   /** How far the replica may lag before reads go to the primary. */
   maxLagMs: number
+  /** Whether there is a replica at all: without one, every read is the primary's and nothing needs pinning. */
+  replicated: boolean
   start(): void
   stop(): void
 }
@@ -106,6 +108,7 @@ export function readRouter(deps: {
     check,
     state: () => ({ replica: usesReplica(), lagMs }),
     maxLagMs: deps.maxLagMs,
+    replicated: replica !== undefined,
     start() {
       if (!replica || deps.intervalMs <= 0 || timer) return
       void check()
